@@ -1,0 +1,40 @@
+# One entry point for everything: each target creates the environment when it is missing.
+VENV   := .venv
+PY     := $(VENV)/bin/python
+CGSIM  := $(VENV)/bin/cgsim
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test lint typecheck unit bench golden strength clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(CGSIM) run configs/default.toml
+
+test: lint typecheck unit
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
+
+unit: $(STAMP)
+	$(PY) -m pytest -n 2
+
+bench: $(STAMP)
+	$(CGSIM) bench
+
+golden: $(STAMP)
+	$(CGSIM) golden record --out tests/golden
+
+strength: $(STAMP)
+	$(CGSIM) strength
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

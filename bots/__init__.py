@@ -1,0 +1,1 @@
+"""Built-in bots: each imports only the public API of ``cgsim``."""

@@ -1,0 +1,41 @@
+"""The ``cgsim`` command line: thin commands, one error boundary.
+
+Commands live in ``cgsim.commands.*``; each module registers its own. Every user
+mistake is a ``CgsimError``: one clear line on stderr and exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from cgsim.commands import engine, games, reports, runs, studies
+from cgsim.errors import CgsimError
+
+app = typer.Typer(
+    name="cgsim",
+    help="Simulate, compare and rate bots and rule sets for Cottage Garden and Kitchen Garden.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+for module in (engine, games, runs, reports, studies):
+    module.register(app)
+
+
+def main() -> None:
+    """Console entry point: run the app and turn user errors into exit code 2."""
+    try:
+        app()
+    except CgsimError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(error.exit_code)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Command modules of the ``cgsim`` command line."""

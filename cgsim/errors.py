@@ -1,0 +1,32 @@
+"""One exception family, so the command line can turn every user mistake into one clear line."""
+
+from __future__ import annotations
+
+
+class CgsimError(Exception):
+    """Base of every error that is the user's to fix (bad config, unknown bot, bad record).
+
+    The command line prints ``str(error)`` on stderr and exits with ``exit_code``: never a
+    traceback for these.
+    """
+
+    exit_code = 2
+
+
+class ConfigError(CgsimError):
+    """A config, setting or component file is malformed; the message names the field."""
+
+
+class UnknownBotError(CgsimError):
+    """A bot name or parameter that does not exist; the message lists what does."""
+
+
+class RecordError(CgsimError):
+    """A game record that cannot be read or does not replay through the engine."""
+
+
+class IllegalActionError(Exception):
+    """An action that is not legal in the given state; the message says why.
+
+    Not a user error: the runner catches it to disqualify a cheating bot.
+    """

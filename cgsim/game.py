@@ -7,7 +7,7 @@ machinery, must be picklable, and are never mutated (``apply`` returns a new sta
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -126,4 +126,16 @@ class Game(Protocol):
 
     def summarize(self, record: Mapping[str, Any]) -> GameSummary:
         """Per-game, per-seat and extra statistics, derived from a finished record."""
+        ...
+
+    def render(self, state: Any) -> str:
+        """A readable terminal picture of a state (plain text, no colour codes)."""
+        ...
+
+    def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, Any]]:
+        """Re-play a record through the engine, yielding ``(turn number, state after it)``.
+
+        Yields ``(0, initial state)`` first. Raises ``RecordError`` naming the turn and
+        event at the first event that does not match what the engine does.
+        """
         ...

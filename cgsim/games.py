@@ -30,3 +30,13 @@ def get_game(name: str = DEFAULT_GAME) -> Game:
     module_name, attribute = target.split(":")
     game: Game = getattr(importlib.import_module(module_name), attribute)
     return game
+
+
+def register_game(name: str, target: str) -> None:
+    """Make a game known under ``name``; ``target`` is ``"module:attribute"``.
+
+    For games installed from outside the package (and for tests of the machinery).
+    """
+    if ":" not in target:
+        raise ConfigError(f"game target {target!r} must be 'module:attribute'")
+    _GAMES[name] = target

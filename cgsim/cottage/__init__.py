@@ -1,0 +1,1 @@
+"""The Cottage Garden game: its components and its rules."""

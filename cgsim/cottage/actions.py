@@ -1,0 +1,121 @@
+"""Actions as small ints, and the lazy view of the legal ones.
+
+An action packs a kind and its arguments into one int: cheap to enumerate, compare,
+hash and store. Layout: bits 0-10 an index (placement, cell, cube or corner set),
+bit 11 the bed, bits 12-15 a nursery cell, bits 16-19 the kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple, overload
+
+RAMBLE = 1
+TILE = 2
+POT = 3
+CAT = 4
+PASS = 5
+DONE = 6
+SCORE = 7
+CUBE = 8
+BONUS_POT = 9
+PENALTY = 10
+CORNERS = 11
+KIND_NAMES = {
+    RAMBLE: "ramble",
+    TILE: "tile",
+    POT: "pot",
+    CAT: "cat",
+    PASS: "pass",
+    DONE: "done",
+    SCORE: "score",
+    CUBE: "cube",
+    BONUS_POT: "bonus_pot",
+    PENALTY: "penalty",
+    CORNERS: "corners",
+}
+
+INDEX_BITS = 11
+INDEX_MASK = (1 << INDEX_BITS) - 1
+
+
+def encode(kind: int, index: int = 0, bed: int = 0, cell: int = 0) -> int:
+    """Pack an action; ``index`` is the placement, bed cell, cube code or corner set."""
+    return kind << 16 | cell << 12 | bed << 11 | index
+
+
+class Decoded(NamedTuple):
+    """The fields of an action, for bots and messages (see ``decode``)."""
+
+    kind: int
+    place: int
+    bed: int
+    cell: int
+
+    @property
+    def name(self) -> str:
+        return KIND_NAMES.get(self.kind, f"unknown({self.kind})")
+
+
+def decode(action: int) -> Decoded:
+    return Decoded(action >> 16, action & INDEX_MASK, action >> 11 & 1, action >> 12 & 15)
+
+
+def kind_of(action: int) -> int:
+    return action >> 16
+
+
+def cube_code(color: int, cube: int) -> int:
+    """The index of a cube action: colour (0 orange, 1 blue) and cube number."""
+    return color << 3 | cube
+
+
+class LegalActions(Sequence[int]):
+    """The legal actions of a decision point, built lazily from segments.
+
+    A segment is a base action plus a tuple of indexes; element ``i`` of a segment is
+    ``base | indexes[i]``. A random bot needs only ``len`` and one element, so large
+    placement lists are never materialised unless a bot iterates them.
+    """
+
+    __slots__ = ("_length", "_segments")
+
+    def __init__(self, segments: Sequence[tuple[int, Sequence[int]]]) -> None:
+        self._segments = [(base, lows) for base, lows in segments if lows]
+        self._length = sum(len(lows) for _, lows in self._segments)
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, i: int) -> int: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[int]: ...
+
+    def __getitem__(self, i: int | slice) -> int | Sequence[int]:
+        if isinstance(i, slice):
+            return list(self)[i]
+        if i < 0:
+            i += self._length
+        if not 0 <= i < self._length:
+            raise IndexError("legal action index out of range")
+        for base, lows in self._segments:
+            if i < len(lows):
+                return base | lows[i]
+            i -= len(lows)
+        raise IndexError("legal action index out of range")  # pragma: no cover
+
+    def __iter__(self) -> Iterator[int]:
+        for base, lows in self._segments:
+            for low in lows:
+                yield base | low
+
+    def __contains__(self, action: object) -> bool:
+        if not isinstance(action, int):
+            return False
+        base, low = action & ~INDEX_MASK, action & INDEX_MASK
+        return any(b == base and low in lows for b, lows in self._segments)
+
+    def __repr__(self) -> str:
+        return f"LegalActions({len(self)} actions)"

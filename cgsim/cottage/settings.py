@@ -1,0 +1,232 @@
+"""Every number of the rules in one validated, frozen object.
+
+Balance studies change rules by changing these values from a config, never code. The
+field names are the keys of the record's ``rules`` object (game-record.md), so a record
+carries the complete resolved settings and a config overrides them by the same names.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from cgsim.errors import ConfigError
+
+MIN_PLAYERS = 1
+MAX_PLAYERS = 4
+CHILD_AGES = (5, 6, 7)
+TRACK_SIZES = (16, 20)
+
+ORANGE_TRACK = (0, *range(1, 16), 20)
+BLUE_TRACK = (0, *range(2, 15, 2), 20)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The resolved rule settings of one game (defaults: the rulebook's)."""
+
+    solo: bool
+    children: tuple[int | None, ...]
+    ramble: bool
+    start_cats: int
+    cats_total: int
+    pots_total: int
+    cat_limit: int
+    cubes: int
+    refill_mandatory: int
+    ramble_cost: int
+    orange_track: tuple[int, ...]
+    blue_track: tuple[int, ...]
+    red_line: int
+    gardener_value: int
+    final_value: int
+    gardener_step: int
+    track_spaces: int
+    turning_space: int
+    discard_below: int
+    penalty_points: int
+    penalty_orange_spaces: int
+    penalty_blue_spaces: int
+    beehives: tuple[int, ...]
+    bonus_red_line_cat: bool
+    bonus_start_pot: bool
+    bonus_cat_limit: bool
+    turn_cap: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's ``rules`` object: every key, JSON-ready."""
+        data = asdict(self)
+        for key, value in data.items():
+            if isinstance(value, tuple):
+                data[key] = list(value)
+        return data
+
+
+SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Settings))
+_INT_FIELDS = {f.name for f in fields(Settings) if f.type == "int"}
+_BOOL_FIELDS = {f.name for f in fields(Settings) if f.type == "bool"}
+_INT_LIST_FIELDS = ("orange_track", "blue_track", "beehives")
+
+
+def defaults(players: int, solo: bool, children: tuple[int | None, ...]) -> dict[str, Any]:
+    """The rulebook's values for a player count and variant."""
+    any_child = any(age is not None for age in children)
+    return {
+        "solo": solo,
+        "children": children,
+        "ramble": not any_child,
+        "start_cats": 2,
+        "cats_total": 30,
+        "pots_total": 16,
+        "cat_limit": 2,
+        "cubes": 3,
+        "refill_mandatory": 3,
+        "ramble_cost": 1,
+        "orange_track": ORANGE_TRACK,
+        "blue_track": BLUE_TRACK,
+        "red_line": 6,
+        "gardener_value": 2 if players <= 2 else 1,
+        "final_value": 6,
+        "gardener_step": 2 if solo else 1,
+        "track_spaces": 20 if players == 4 else 16,
+        "turning_space": 14 if players == 3 else 0,
+        "discard_below": 3,
+        "penalty_points": 2,
+        "penalty_orange_spaces": 2,
+        "penalty_blue_spaces": 1,
+        "beehives": () if solo else (2, 1),
+        "bonus_red_line_cat": True,
+        "bonus_start_pot": True,
+        "bonus_cat_limit": True,
+        "turn_cap": 500,
+    }
+
+
+def _fail(field: str, value: object, allowed: str) -> ConfigError:
+    return ConfigError(f"rules.{field} = {value!r} is not allowed; expected {allowed}")
+
+
+def _check_types(values: dict[str, Any]) -> None:
+    for name in _INT_FIELDS:
+        value = values[name]
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise _fail(name, value, "an integer")
+    for name in _BOOL_FIELDS:
+        if not isinstance(values[name], bool):
+            raise _fail(name, values[name], "true or false")
+    for name in _INT_LIST_FIELDS:
+        value = values[name]
+        if not isinstance(value, list | tuple) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value
+        ):
+            raise _fail(name, value, "a list of integers")
+        values[name] = tuple(value)
+
+
+def _at_least(values: dict[str, Any], name: str, low: int) -> None:
+    if values[name] < low:
+        raise _fail(name, values[name], f"an integer >= {low}")
+
+
+def _check_track(values: dict[str, Any], name: str) -> None:
+    track = values[name]
+    if len(track) < 2 or track[0] != 0 or any(b <= a for a, b in itertools.pairwise(track)):
+        raise _fail(name, list(track), "at least 2 strictly increasing values starting with 0")
+
+
+def _check_ranges(values: dict[str, Any], players: int) -> None:
+    for name in ("start_cats", "cats_total", "pots_total", "cat_limit", "ramble_cost"):
+        _at_least(values, name, 0)
+    for name in ("discard_below", "penalty_points", "penalty_orange_spaces", "penalty_blue_spaces"):
+        _at_least(values, name, 0)
+    for name in ("cubes", "gardener_step", "turn_cap", "gardener_value"):
+        _at_least(values, name, 1)
+    _check_track(values, "orange_track")
+    _check_track(values, "blue_track")
+    if values["track_spaces"] not in TRACK_SIZES:
+        raise _fail("track_spaces", values["track_spaces"], "16 or 20")
+    spaces = values["track_spaces"]
+    if not 0 <= values["turning_space"] < spaces:
+        raise _fail("turning_space", values["turning_space"], f"a space from 0 to {spaces - 1}")
+    if values["gardener_step"] >= spaces:
+        raise _fail("gardener_step", values["gardener_step"], f"1 to {spaces - 1}")
+    if values["final_value"] <= values["gardener_value"]:
+        raise _fail(
+            "final_value",
+            values["final_value"],
+            f"more than gardener_value ({values['gardener_value']})",
+        )
+    if not 1 <= values["refill_mandatory"] <= 4:
+        raise _fail(
+            "refill_mandatory", values["refill_mandatory"], "1 to 4 (a Gardener Row has 4 cells)"
+        )
+    if any(v < 0 for v in values["beehives"]):
+        raise _fail("beehives", list(values["beehives"]), "non-negative beehive values")
+    if values["cats_total"] < players * values["start_cats"]:
+        raise _fail(
+            "cats_total",
+            values["cats_total"],
+            f"at least players x start_cats = {players * values['start_cats']}",
+        )
+
+
+def make_settings(
+    players: int,
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    solo: bool | None = None,
+    children: list[int | None] | tuple[int | None, ...] | None = None,
+) -> Settings:
+    """Validated settings for ``players`` seats: rulebook defaults, then ``overrides``.
+
+    ``solo`` defaults to ``players == 1``; ``children`` lists each seat's age or None.
+    Every problem is a ``ConfigError`` naming the field, the value and what is allowed.
+    """
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int)
+        or not MIN_PLAYERS <= players <= MAX_PLAYERS
+    ):
+        raise ConfigError(f"players = {players!r} is not allowed; expected 1 to 4")
+    overrides = dict(overrides or {})
+    unknown = sorted(set(overrides) - set(SETTING_NAMES))
+    if unknown:
+        raise ConfigError(
+            f"unknown rule setting {unknown[0]!r}; known settings: {', '.join(SETTING_NAMES)}"
+        )
+    solo = overrides.pop("solo", players == 1) if solo is None else solo
+    if solo is not (players == 1):
+        raise ConfigError(
+            f"solo = {solo!r} does not fit players = {players}; the solo game is exactly the 1-player game"
+        )
+    children = overrides.pop("children", None) if children is None else children
+    seats_children = _check_children(children, players)
+    values = defaults(players, solo, seats_children)
+    if "children" in overrides:
+        overrides.pop("children")
+    if overrides.get("ramble") is True and any(age is not None for age in seats_children):
+        raise _fail("ramble", True, "false when a seat is a child (nobody may Ramble)")
+    values.update(overrides)
+    _check_types(values)
+    _check_ranges(values, players)
+    return Settings(**values)
+
+
+def _check_children(children: object, players: int) -> tuple[int | None, ...]:
+    if children is None:
+        return (None,) * players
+    if not isinstance(children, list | tuple) or len(children) != players:
+        raise ConfigError(
+            f"children = {children!r} is not allowed; expected a list of {players} entries, each null or an age 5, 6 or 7"
+        )
+    for age in children:
+        if age is not None and (isinstance(age, bool) or age not in CHILD_AGES):
+            raise ConfigError(f"children: age {age!r} is not allowed; expected null, 5, 6 or 7")
+    return tuple(children)
+
+
+def corner_count(age: int, players: int) -> int:
+    """Nursery corners a child marks with cats: 3/2/1 at 5/6/7, one more with 2 players."""
+    return {5: 3, 6: 2, 7: 1}[age] + (1 if players == 2 else 0)

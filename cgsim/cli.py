@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from cgsim.commands import check, engine, games, reports, runs, studies
+from cgsim.commands import check, engine, reports, runs, strength, studies
 from cgsim.errors import CgsimError
 
 app = typer.Typer(
@@ -21,7 +21,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (engine, check, games, runs, reports, studies):
+for module in (engine, check, runs, reports, strength, studies):
     module.register(app)
 
 

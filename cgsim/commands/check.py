@@ -2,8 +2,62 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from cgsim.checker import Violation, check_record, iter_records
+
+SHOWN_PER_RECORD = 20
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+
+    @app.command()
+    def check(
+        files: Annotated[
+            list[Path], typer.Argument(help="Record files: .json, .jsonl or .jsonl.zst.")
+        ],
+        quiet: Annotated[
+            bool, typer.Option("--quiet", "-q", help="Print only the per-file counts.")
+        ] = False,
+    ) -> None:
+        """Check game records against the rules, event by event, without the engine.
+
+        Exit code 0 when every record is valid, 1 when any breaks a rule, 2 when a file
+        cannot be read as records.
+        """
+        any_invalid = False
+        for path in files:
+            checked = valid = 0
+            for number, record in enumerate(iter_records(path), start=1):
+                checked += 1
+                violations = check_record(record)
+                if not violations:
+                    valid += 1
+                    continue
+                any_invalid = True
+                if not quiet:
+                    for line in violation_lines(path, number, violations):
+                        typer.echo(line)
+            typer.echo(f"{path}: {checked} records checked, {valid} valid")
+        if any_invalid:
+            raise typer.Exit(1)
+
+
+def violation_lines(path: Path, number: int, violations: list[Violation]) -> list[str]:
+    """``FILE:record K: turn N event E: message`` lines, at most 20, then a count."""
+    lines = []
+    for violation in violations[:SHOWN_PER_RECORD]:
+        where = f"{path}:record {number}: "
+        if violation.turn is not None:
+            where += f"turn {violation.turn} "
+            where += "" if violation.event is None else f"event {violation.event}"
+            where = where.rstrip() + ": "
+        lines.append(where + violation.message)
+    hidden = len(violations) - SHOWN_PER_RECORD
+    if hidden > 0:
+        lines.append(f"{path}:record {number}: ... and {hidden} more violations")
+    return lines

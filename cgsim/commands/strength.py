@@ -1,4 +1,4 @@
-"""Commands of the games group (registered on the main app by ``cgsim.cli``)."""
+"""Commands of the strength group (registered on the main app by ``cgsim.cli``)."""
 
 from __future__ import annotations
 

@@ -1,15 +1,193 @@
-"""Commands of the engine group (registered on the main app by ``cgsim.cli``)."""
+"""Commands around single games: ``play``, ``replay`` and ``bench``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+
+from cgsim.errors import ConfigError
+
+
+def split_bot_list(text: str) -> list[str]:
+    """Split ``random,greedy:pots=1.5,cats=2`` into one spec per seat.
+
+    A piece holding ``=`` but no ``:`` continues the previous spec's parameters.
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            raise ConfigError(f"--bots {text!r}: empty bot name")
+        if "=" in piece and ":" not in piece and specs:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def parse_rule_overrides(pairs: list[str]) -> dict[str, Any]:
+    """``--rule cat_limit=3 --rule beehives=[3,1]``: values read as JSON, else text."""
+    import json
+
+    overrides: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--rule {pair!r}: expected NAME=VALUE")
+        try:
+            overrides[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            overrides[key.strip()] = value
+    return overrides
+
+
+def parse_children(text: str | None, players: int) -> list[int | None] | None:
+    """``--children 5,none`` gives each seat's age or none."""
+    if text is None:
+        return None
+    ages: list[int | None] = []
+    for piece in text.split(","):
+        piece = piece.strip().lower()
+        if piece in ("", "none", "null", "-", "adult"):
+            ages.append(None)
+        elif piece.isdigit():
+            ages.append(int(piece))
+        else:
+            raise ConfigError(f"--children {text!r}: each entry is an age 5, 6 or 7, or none")
+    return ages
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
-    @app.command()
-    def version() -> None:
-        """Print the package and engine versions."""
-        from cgsim import __version__
 
-        typer.echo(__version__)
+    @app.command()
+    def play(
+        players: Annotated[int, typer.Option("--players", "-p", help="Number of seats.")] = 2,
+        bots: Annotated[
+            str, typer.Option(help="Bot per seat, comma-separated (one bot fills every seat).")
+        ] = "random",
+        seed: Annotated[int, typer.Option(help="Deal seed.")] = 1,
+        solo: Annotated[bool, typer.Option("--solo", help="The solo game (1 player).")] = False,
+        children: Annotated[
+            str | None,
+            typer.Option(help="Children's variant: each seat's age 5, 6, 7 or none, e.g. 5,none."),
+        ] = None,
+        rule: Annotated[
+            list[str] | None, typer.Option(help="Rule setting override NAME=VALUE (repeatable).")
+        ] = None,
+        components: Annotated[
+            Path | None, typer.Option(help="Component file replacing the default catalogue.")
+        ] = None,
+        game: Annotated[str, typer.Option(help="Which game.")] = "cottage-garden",
+        record: Annotated[
+            Path | None, typer.Option(help="Write the game record (JSON) to this file.")
+        ] = None,
+        show: Annotated[bool, typer.Option("--show", help="Render the game turn by turn.")] = False,
+    ) -> None:
+        """Play one game and print its result table."""
+        from cgsim.games import get_game
+        from cgsim.match import play_game
+        from cgsim.recordio import write_record
+        from cgsim.registry import resolve_bot
+
+        if solo:
+            players = 1
+        the_game = get_game(game)
+        if not the_game.min_players <= players <= the_game.max_players:
+            raise ConfigError(
+                f"--players {players} is not allowed for {game}; expected "
+                f"{the_game.min_players} to {the_game.max_players}"
+            )
+        names = split_bot_list(bots)
+        if len(names) == 1:
+            names *= players
+        if len(names) != players:
+            raise ConfigError(
+                f"--bots gives {len(names)} bots for {players} players; give 1 or {players}"
+            )
+        specs = [resolve_bot(name, game) for name in names]
+        variant: dict[str, Any] = {}
+        if game == "cottage-garden":
+            variant["solo"] = players == 1
+            ages = parse_children(children, players)
+            if ages is not None:
+                variant["children"] = ages
+        elif children is not None:
+            raise ConfigError(f"--children is a Cottage Garden variant; {game} has none")
+        rules = the_game.make_rules(players, parse_rule_overrides(rule or []), components, variant)
+        outcome = play_game(the_game, rules, seed, specs, record=True)
+        data = outcome.record
+        if outcome.error is not None:
+            typer.echo(f"game ended in error: {outcome.error.reason}", err=True)
+        if show and data is not None and outcome.error is None:
+            for turn, state in the_game.replay(data):
+                typer.echo(f"\n=== {'setup' if turn == 0 else f'turn {turn}'} ===")
+                typer.echo(the_game.render(state))
+        if record is not None and data is not None:
+            write_record(record, data)
+        _print_result(outcome.game, outcome.seats)
+        if outcome.error is not None:
+            raise typer.Exit(1)
+
+    @app.command()
+    def replay(
+        file: Annotated[Path, typer.Argument(help="A record file (.json, .jsonl or .jsonl.zst).")],
+        turn: Annotated[
+            int | None, typer.Option(help="Show only the state at the start of this turn.")
+        ] = None,
+        index: Annotated[int, typer.Option(help="Which record of a JSON Lines file (from 0).")] = 0,
+        events: Annotated[bool, typer.Option(help="List each turn's events too.")] = True,
+    ) -> None:
+        """Replay a recorded game through the engine and render it turn by turn."""
+        from cgsim.games import DEFAULT_GAME, get_game
+        from cgsim.recordio import read_record
+
+        data = read_record(file, index)
+        the_game = get_game(str(data.get("game", DEFAULT_GAME)))
+        turns = {t.get("n"): t for t in data.get("turns", []) if isinstance(t, dict)}
+        shown = False
+        for number, state in the_game.replay(data):
+            if turn is not None and number != turn:
+                continue
+            shown = True
+            typer.echo(f"\n=== {'setup' if number == 0 else f'turn {number}'} ===")
+            typer.echo(the_game.render(state))
+            if events and number in turns:
+                for event in turns[number].get("events", []):
+                    typer.echo("  " + _event_text(event))
+        if turn is not None and not shown:
+            raise ConfigError(f"--turn {turn}: the record has no such turn")
+        result = data.get("result", {})
+        typer.echo(
+            f"\nresult: scores {result.get('scores')}, winners {result.get('winners')}, end {result.get('end')}"
+        )
+
+    @app.command()
+    def bench(
+        games: Annotated[int, typer.Option(help="Games per measurement.")] = 300,
+        seed: Annotated[int, typer.Option(help="First deal seed.")] = 1,
+        parallel: Annotated[bool, typer.Option(help="Also measure parallel runs.")] = True,
+    ) -> None:
+        """Print speed figures: games per second, per-decision cost, parallel efficiency."""
+        from cgsim.bench import run_bench
+
+        run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo)
+
+
+def _event_text(event: dict[str, Any]) -> str:
+    fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "e")
+    return f"{event.get('e')}: {fields}"
+
+
+def _print_result(game_row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> None:
+    winners = set(game_row.get("winners") or [])
+    typer.echo(f"\n{'seat':<5} {'bot':<24} {'score':>6} {'rank':>5}  winner")
+    for row in seat_rows:
+        mark = "*" if row["seat"] in winners else ""
+        typer.echo(
+            f"{row['seat']:<5} {row['bot']:<24} {row['score']:>6.0f} {row['rank']:>5.1f}  {mark}"
+        )
+    typer.echo(
+        f"end: {game_row.get('end')}, turns: {game_row.get('turns')}, seed: {game_row.get('seed')}"
+    )

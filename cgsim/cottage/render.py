@@ -1,9 +1,9 @@
 """Plain-text pictures of a game state, for ``play --show`` and ``replay``.
 
 Bed cells are two characters: what lies on the cell, then a mark. ``.`` bare soil;
-``P``/``C`` a printed pot or cloche still visible; ``A``-``Z`` the tiles in the order
+``P``/``C`` a printed pot or cloche still visible; ``a``-``z`` the tiles in the order
 they were placed, marked ``p``/``c`` where the tile shows a pot or cloche and ``x``
-where it covers a printed feature; ``o`` a pot token; ``m`` a cat.
+where it covers a printed feature; ``O`` a pot token; ``M`` a cat.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import string
 from cgsim.cottage.state import COLOR_NAMES, PHASE_NAMES, Bed, Player, State, player_score
 
 LEGEND = (
-    "beds: . soil  P/C printed pot/cloche  A-Z tiles in placement order "
-    "(p/c pot/cloche on the tile, x covers a printed feature)  o pot token  m cat"
+    "beds: . soil  P/C printed pot/cloche  a-z tiles in placement order "
+    "(p/c pot/cloche on the tile, x covers a printed feature)  O pot token  M cat"
 )
 
 
@@ -23,7 +23,7 @@ def _bed_lines(state: State, bed: Bed | None, title: str) -> list[str]:
         return [f"{title}: (none)"] + [" " * 14] * 5
     catalogue = state.rules.catalogue
     cell_letter: dict[int, str] = {}
-    for letter, shape in zip(string.ascii_uppercase * 3, bed.shapes, strict=False):
+    for letter, shape in zip(string.ascii_lowercase * 3, bed.shapes, strict=False):
         for cell in range(25):
             if shape >> cell & 1:
                 cell_letter[cell] = letter
@@ -39,9 +39,9 @@ def _bed_lines(state: State, bed: Bed | None, title: str) -> list[str]:
                     mark = "x"
                 cells.append(cell_letter.get(i, "#") + (mark or " "))
             elif bed.pots & bit:
-                cells.append("o ")
+                cells.append("O ")
             elif bed.cats & bit:
-                cells.append("m ")
+                cells.append("M ")
             elif bed.printed_pots & bit:
                 cells.append("P ")
             elif bed.printed_cloches & bit:

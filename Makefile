@@ -3,6 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 CGSIM  := $(VENV)/bin/cgsim
 STAMP  := $(VENV)/.installed
+GOLDEN_BOTS := random
 
 .PHONY: run test lint typecheck unit bench golden strength clean
 
@@ -31,7 +32,7 @@ bench: $(STAMP)
 	$(CGSIM) bench
 
 golden: $(STAMP)
-	$(CGSIM) golden record --out tests/golden
+	$(CGSIM) golden record --out tests/golden --games 3 --bots $(GOLDEN_BOTS)
 
 strength: $(STAMP)
 	$(CGSIM) strength

@@ -86,6 +86,7 @@ def new_game(rules: Rules, seed: int) -> State:
         w.phase = PH_CORNERS
     else:
         _start_turn(w)
+        _run_turns(w)
     return w.freeze()
 
 
@@ -116,6 +117,7 @@ class _Work:
         "supply_cats",
         "supply_pots",
         "turn",
+        "turn_pending",
         "value",
     )
 
@@ -140,6 +142,8 @@ class _Work:
     stall: int
     end: str | None
     events: list[Event]
+    turn_pending: bool
+    """Set by the gardener phase: the next turn starts once the current call unwinds."""
 
     @classmethod
     def fresh(cls, **fields: Any) -> _Work:
@@ -162,6 +166,7 @@ class _Work:
         w.nursery = list(w.nursery)
         w.path = list(w.path)
         w.events = []
+        w.turn_pending = False
         return w
 
     @classmethod
@@ -188,6 +193,7 @@ class _Work:
         w.stall = s.stall
         w.end = s.end
         w.events = []
+        w.turn_pending = False
         return w
 
     def freeze(self) -> State:
@@ -619,7 +625,14 @@ def _gardener(w: _Work) -> None:
         w.phase = PH_OVER
         return
     w.seat = (w.seat + 1) % rules.players
-    _start_turn(w)
+    w.turn_pending = True
+
+
+def _run_turns(w: _Work) -> None:
+    """Start each next turn iteratively, so long runs of automatic turns never recurse."""
+    while w.turn_pending:
+        w.turn_pending = False
+        _start_turn(w)
 
 
 # --------------------------------------------------------------------------- legal actions
@@ -926,6 +939,7 @@ def _apply_corners(state: State, w: _Work, action: int) -> None:
         return
     w.seat = 0
     _start_turn(w)
+    _run_turns(w)
 
 
 _HANDLERS = {
@@ -948,6 +962,7 @@ def apply(state: State, action: int) -> State:
         raise IllegalActionError(f"action {action!r} is not an action of this game")
     w = _Work.thaw(state)
     _HANDLERS[state.phase](state, w, action)
+    _run_turns(w)
     return w.freeze()
 
 

@@ -172,7 +172,7 @@ class Rules:
         found = self.fit_cache.get(key)
         if found is None:
             masks = self.catalogue.kind_placement_masks[kind]
-            found = tuple(i for i, m in enumerate(masks) if not m & blocked)
+            found = tuple([i for i, m in enumerate(masks) if not m & blocked])
             if len(self.fit_cache) > 200_000:
                 self.fit_cache.clear()
             self.fit_cache[key] = found

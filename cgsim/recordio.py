@@ -37,10 +37,12 @@ def iter_records(path: Path) -> Iterator[dict[str, Any]]:
             for number, line in enumerate(_lines(path), start=1):
                 if line.strip():
                     yield _parse(line, f"{path}:{number}")
-        else:
+        elif path.name.endswith(".json"):
             yield _parse(path.read_text(encoding="utf-8"), str(path))
-    except (UnicodeDecodeError, zstandard.ZstdError) as error:
-        raise RecordError(f"{path}: cannot be read as records ({error})") from None
+        else:
+            raise RecordError(f"{path}: unknown file type; expected .json, .jsonl or .jsonl.zst")
+    except (OSError, UnicodeDecodeError, zstandard.ZstdError) as error:
+        raise RecordError(f"{path}: cannot read records: {error}") from None
 
 
 def _parse(text: str, source: str) -> dict[str, Any]:

@@ -120,7 +120,9 @@ class Game(Protocol):
         """Scores, winners and ending of a terminal state."""
         ...
 
-    def recorder(self, rules: Any, seed: int, seats: Sequence[Mapping[str, Any]], state: Any) -> Recorder:
+    def recorder(
+        self, rules: Any, seed: int, seats: Sequence[Mapping[str, Any]], state: Any
+    ) -> Recorder:
         """A recorder for a game that starts at ``state`` (seats: ``{"bot", "params"}``)."""
         ...
 
@@ -135,7 +137,8 @@ class Game(Protocol):
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, Any]]:
         """Re-play a record through the engine, yielding ``(turn number, state after it)``.
 
-        Yields ``(0, initial state)`` first. Raises ``RecordError`` naming the turn and
-        event at the first event that does not match what the engine does.
+        Yields the state at the start of every turn, the deal first and the final state
+        last. Raises ``RecordError`` naming the turn and event at the first event that
+        does not match what the engine does.
         """
         ...

@@ -122,7 +122,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"game ended in error: {outcome.error.reason}", err=True)
         if show and data is not None and outcome.error is None:
             for turn, state in the_game.replay(data):
-                typer.echo(f"\n=== {'setup' if turn == 0 else f'turn {turn}'} ===")
+                typer.echo(f"\n=== {_turn_label(the_game, turn, state)} ===")
                 typer.echo(the_game.render(state))
         if record is not None and data is not None:
             write_record(record, data)
@@ -151,9 +151,9 @@ def register(app: typer.Typer) -> None:
             if turn is not None and number != turn:
                 continue
             shown = True
-            typer.echo(f"\n=== {'setup' if number == 0 else f'turn {number}'} ===")
+            typer.echo(f"\n=== {_turn_label(the_game, number, state)} ===")
             typer.echo(the_game.render(state))
-            if events and number in turns:
+            if events and number in turns and not the_game.is_terminal(state):
                 for event in turns[number].get("events", []):
                     typer.echo("  " + _event_text(event))
         if turn is not None and not shown:
@@ -173,6 +173,12 @@ def register(app: typer.Typer) -> None:
         from cgsim.bench import run_bench
 
         run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo)
+
+
+def _turn_label(game: Any, turn: int, state: Any) -> str:
+    if game.is_terminal(state):
+        return "final"
+    return "setup" if turn == 0 else f"turn {turn}"
 
 
 def _event_text(event: dict[str, Any]) -> str:

@@ -239,7 +239,8 @@ def _check(
 def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
     """Re-play a record, yielding ``(turn, state)`` at the first decision of every turn.
 
-    ``(0, state)`` comes first (the deal); the last item is the final state.
+    The first item is the deal (turn 0 while children still choose corners, else turn
+    1); the last item is the final state.
     """
     rules = rules_from_record(record)
     state = new_game(rules, int(record["seed"]))
@@ -256,7 +257,7 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
             )
     stream = _expected_stream(record)
     at = _check(state, state.events, stream, 0)
-    yield 0, state
+    yield state.turn, state
     shown = state.turn
     while state.phase != PH_OVER:
         if shown != state.turn and state.phase != PH_CORNERS:

@@ -1,0 +1,44 @@
+"""Action encoding and the lazy legal-action sequence."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cgsim.cottage import actions as act
+from cgsim.cottage.actions import LegalActions
+
+
+@given(
+    kind=st.sampled_from(sorted(act.KIND_NAMES)),
+    index=st.integers(0, act.INDEX_MASK),
+    bed=st.integers(0, 1),
+    cell=st.integers(0, 15),
+)
+def test_encode_decode_round_trip(kind: int, index: int, bed: int, cell: int) -> None:
+    a = act.encode(kind, index, bed=bed, cell=cell)
+    assert act.decode(a) == act.Decoded(kind, index, bed, cell)
+    assert act.kind_of(a) == kind
+    assert act.decode(a).name == act.KIND_NAMES[kind]
+
+
+def test_cube_code_and_unknown_kind_name() -> None:
+    assert act.cube_code(1, 2) == 0b1010
+    assert act.decode(act.encode(15)).name == "unknown(15)"
+
+
+def test_legal_actions_sequence() -> None:
+    legal = LegalActions([(0x100000, (1, 2)), (0x200000, ()), (0x300000, (5,))])
+    assert len(legal) == 3
+    assert list(legal) == [0x100001, 0x100002, 0x300005]
+    assert legal[0] == 0x100001 and legal[-1] == 0x300005 and legal[2] == 0x300005
+    assert legal[0:2] == [0x100001, 0x100002]
+    assert 0x100002 in legal and 0x100003 not in legal and 0x200000 not in legal
+    assert object() not in legal
+    with pytest.raises(IndexError):
+        legal[3]
+    with pytest.raises(IndexError):
+        legal[-4]
+    assert repr(legal) == "LegalActions(3 actions)"
+    assert len(LegalActions([])) == 0

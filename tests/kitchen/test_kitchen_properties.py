@@ -1,0 +1,91 @@
+"""Hypothesis invariants over random Kitchen Garden games."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections.abc import Iterator
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from kitchen_helpers import all_cards
+
+from cgsim.kitchen.rules import apply, legal_actions, new_game
+from cgsim.kitchen.settings import make_rules
+from cgsim.kitchen.state import OVER, State
+
+games = st.tuples(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 2**32))
+
+
+def play(
+    players: int, seed: int, choices: int, cap: int = 120
+) -> Iterator[tuple[State, int | None]]:
+    rules = make_rules(players, {"turn_cap": cap})
+    state = new_game(rules, seed)
+    rng = random.Random(choices)
+    yield state, None
+    while state.phase != OVER:
+        legal = legal_actions(state)
+        assert legal, "a non-terminal state always offers a decision"
+        action = legal[rng.randrange(len(legal))]
+        yield state, action
+        state = apply(state, action)
+        yield state, None
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_every_card_is_in_exactly_one_place(game: tuple[int, int, int]) -> None:
+    count = None
+    for state, _ in play(*game):
+        cards = all_cards(state)
+        count = count or state.rules.catalogue.card_count
+        assert len(cards) == count and set(cards.values()) == {1}
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_hand_limit_holds_after_cleaning_and_turns_terminate(game: tuple[int, int, int]) -> None:
+    previous = None
+    final = None
+    for state, action in play(*game):
+        if action is not None:
+            continue
+        if previous is not None and state.turn != previous.turn and state.phase != OVER:
+            ended = previous.active
+            assert len(state.hands[ended]) <= state.rules.settings.hand_limit or (
+                state.active == ended
+            )
+        previous = state
+        final = state
+    assert final is not None and final.phase == OVER
+    assert final.turn <= final.rules.settings.turn_cap
+
+
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_apply_never_mutates_its_input_and_is_deterministic(game: tuple[int, int, int]) -> None:
+    for state, action in play(*game):
+        if action is None:
+            continue
+        before = pickle.dumps(state)
+        first = apply(state, action)
+        assert pickle.dumps(state) == before
+        assert apply(state, action) == first
+        assert pickle.loads(pickle.dumps(first)) == first
+
+
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_every_legal_action_applies(game: tuple[int, int, int]) -> None:
+    for state, action in play(*game, cap=40):
+        if action is None:
+            continue
+        for other in legal_actions(state):
+            apply(state, other)
+
+
+def test_same_seed_and_choices_give_the_same_game() -> None:
+    first = [s for s, _ in play(3, 11, 12)]
+    second = [s for s, _ in play(3, 11, 12)]
+    assert first == second

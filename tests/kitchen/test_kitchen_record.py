@@ -1,0 +1,110 @@
+"""Records: round trip through JSON and replay, tampering detected, summaries."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import pytest
+
+from cgsim.errors import RecordError
+from cgsim.kitchen.game import GAME
+from cgsim.kitchen.record import FORMAT
+from cgsim.kitchen.state import State
+
+
+def recorded_game(players: int, seed: int, cap: int = 400) -> tuple[dict[str, Any], State]:
+    rules = GAME.make_rules(players, {"turn_cap": cap})
+    state = GAME.new_game(rules, seed)
+    recorder = GAME.recorder(rules, seed, [{"bot": "random", "params": {}}] * players, state)
+    rng = random.Random(seed)
+    while not GAME.is_terminal(state):
+        legal = GAME.legal_actions(state)
+        action = legal[rng.randrange(len(legal))]
+        after = GAME.apply(state, action)
+        recorder.step(state, action, after)
+        state = after
+    record: dict[str, Any] = json.loads(json.dumps(recorder.finish(state)))
+    return record, state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_replay_round_trip(players: int) -> None:
+    record, final = recorded_game(players, 3 + players)
+    assert record["format"] == FORMAT
+    states = list(GAME.replay(record))
+    assert states[0][0] == 0
+    assert states[-1][1] == final
+    turns = [n for n, _ in states]
+    assert turns == sorted(turns) and turns[-1] == final.turn
+
+
+def test_won_game_record_has_a_win_event_and_result() -> None:
+    for seed in range(40):
+        record, _ = recorded_game(2, seed, cap=400)
+        if record["result"]["winners"]:
+            break
+    assert record["turns"][-1]["events"][-1]["e"] == "win"
+    assert record["result"]["end"] == "normal"
+    summary = GAME.summarize(record)
+    assert summary.game["winner_task"] == record["setup"]["tasks"][record["result"]["winners"][0]]
+    assert summary.seats[0]["plants_planted"] == record["result"]["plants"][0]
+
+
+def test_tampered_event_is_reported_with_its_turn() -> None:
+    record, _ = recorded_game(2, 1, cap=30)
+    bad = copy.deepcopy(record)
+    for turn in bad["turns"]:
+        for event in turn["events"]:
+            if event["e"] == "harvest":
+                event["card"] = (event["card"] + 1) % 72
+                break
+        else:
+            continue
+        break
+    with pytest.raises(RecordError, match=r"turn \d+: event .* does not match"):
+        list(GAME.replay(bad))
+
+
+def test_wrong_setup_format_and_result_are_reported() -> None:
+    record, _ = recorded_game(2, 2, cap=20)
+    with pytest.raises(RecordError, match="setup"):
+        list(GAME.replay({**record, "seed": 99}))
+    with pytest.raises(RecordError, match="format"):
+        list(GAME.replay({**record, "format": "other"}))
+    with pytest.raises(RecordError, match="result"):
+        list(GAME.replay({**record, "result": {**record["result"], "turns": 1}}))
+    with pytest.raises(RecordError, match="turn"):
+        list(GAME.replay({**record, "turns": record["turns"][:2]}))
+    unfinished = {**record, "turns": [{**record["turns"][0], "events": []}]}
+    with pytest.raises(RecordError, match="ends before"):
+        list(GAME.replay(unfinished))
+
+
+def test_summary_columns() -> None:
+    record, final = recorded_game(3, 5, cap=90)
+    summary = GAME.summarize(record)
+    assert summary.game["aborted"] is True and summary.game["winner_task"] is None
+    for key in ("sluggards_played", "weeds_played", "reshuffles", "attack_on_runner_up"):
+        assert key in summary.game
+    assert len(summary.seats) == 3
+    for row in summary.seats:
+        assert set(row) >= {
+            "task",
+            "plants_planted",
+            "beds_completed",
+            "weeds_played",
+            "weeds_received",
+            "sluggards_played",
+            "sluggard_turns_lost",
+            "workers_used",
+            "specials_used",
+            "harvests",
+            "market_swaps",
+            "cards_in_hand_end",
+        }
+    assert sum(r["weeds_played"] for r in summary.seats) == summary.game["weeds_played"]
+    assert sum(r["weeds_received"] for r in summary.seats) == summary.game["weeds_played"]
+    assert [r["cards_in_hand_end"] for r in summary.seats] == [len(h) for h in final.hands]

@@ -1,9 +1,168 @@
-"""Commands of the runs group (registered on the main app by ``cgsim.cli``)."""
+"""Commands of the runs group: ``run``, ``tournament``, ``validate`` and ``bots``.
+
+Thin on purpose: parse, call the planner and runner, print, choose the exit code
+(0 done, 1 some games ended in error, 2 a user error, 130 interrupted).
+"""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Annotated, Literal
+
 import typer
+
+from cgsim.config import load_config
+from cgsim.errors import ConfigError
+from cgsim.games import game_names, get_game
+from cgsim.registry import list_bots
+from cgsim.runner import cpu_count, format_summary, run_games
+from cgsim.tournament import plan_for
+
+EXIT_GAME_ERRORS = 1
+EXIT_INTERRUPTED = 130
+
+ConfigArg = Annotated[Path, typer.Argument(help="TOML config file (see configs/)")]
+GamesOpt = Annotated[int | None, typer.Option("--games", help="Games to play (overrides)")]
+WorkersOpt = Annotated[
+    int | None, typer.Option("--workers", help="Worker processes, 0 = all cores (overrides)")
+]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Run seed (overrides)")]
+OutOpt = Annotated[Path | None, typer.Option("--out", help="Parent of the results folder")]
+RecordsOpt = Annotated[
+    bool | None, typer.Option("--records/--no-records", help="Keep game records (overrides)")
+]
+FailFastOpt = Annotated[bool, typer.Option("--fail-fast", help="Stop at the first error game")]
+FreshOpt = Annotated[
+    bool, typer.Option("--fresh", help="Discard earlier results of this run instead of resuming")
+]
+NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Skip the report at the end")]
+
+
+def write_report_if_available(results_dir: Path) -> None:
+    """Write the report of a results directory, when the report module is installed."""
+    if importlib.util.find_spec("cgsim.report") is None:
+        return
+    report = importlib.import_module("cgsim.report")
+    report.write_report(results_dir)
+    typer.echo(f"report written in {results_dir}")
+
+
+def play(
+    command: Literal["run", "tournament"],
+    config_path: Path,
+    overrides: Mapping[str, object],
+    *,
+    fail_fast: bool,
+    fresh: bool,
+    no_report: bool,
+) -> None:
+    """Load, plan, run, summarise, report; exit with the run's code."""
+    config = load_config(config_path, overrides)
+    plan = plan_for(config, command)
+    workers = config.workers or cpu_count()
+    typer.echo(f"{plan.description}; {workers} workers; results in {config.results_dir}", err=True)
+    result = run_games(config, plan, fresh=fresh, fail_fast=fail_fast)
+    typer.echo(format_summary(result))
+    if result.status == "interrupted":
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if result.status == "complete" and not no_report:
+        write_report_if_available(result.results_dir)
+    if result.errors or result.status != "complete":
+        raise typer.Exit(EXIT_GAME_ERRORS)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+
+    @app.command()
+    def run(
+        config: ConfigArg,
+        games: GamesOpt = None,
+        workers: WorkersOpt = None,
+        seed: SeedOpt = None,
+        out: OutOpt = None,
+        records: RecordsOpt = None,
+        fail_fast: FailFastOpt = False,
+        fresh: FreshOpt = False,
+        no_report: NoReportOpt = False,
+    ) -> None:
+        """Play the config's seats, rotated so every bot sits in every seat equally.
+
+        A config with a bot pool and no seats is played as a tournament.
+        """
+        overrides = {
+            "games": games,
+            "workers": workers,
+            "seed": seed,
+            "out": out,
+            "records": records,
+        }
+        play("run", config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
+
+    @app.command()
+    def tournament(
+        config: ConfigArg,
+        games: GamesOpt = None,
+        workers: WorkersOpt = None,
+        seed: SeedOpt = None,
+        out: OutOpt = None,
+        records: RecordsOpt = None,
+        fail_fast: FailFastOpt = False,
+        fresh: FreshOpt = False,
+        no_report: NoReportOpt = False,
+    ) -> None:
+        """Play every combination of the pool's bots, every seating on the same deals."""
+        overrides = {
+            "games": games,
+            "workers": workers,
+            "seed": seed,
+            "out": out,
+            "records": records,
+        }
+        play("tournament", config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
+
+    @app.command()
+    def validate(config: ConfigArg) -> None:
+        """Check a config and print the resolved settings, rules, bots and plans."""
+        loaded = load_config(config)
+        plans = []
+        if loaded.seats or not loaded.bots:
+            plans.append(plan_for(loaded, "run"))
+        if loaded.bots:
+            plans.append(plan_for(loaded, "tournament"))
+        game = get_game(loaded.game)
+        resolved: dict[str, object] = {"config": loaded.as_data()}
+        resolved["rules"] = game.rules_dict(plans[0].rules)
+        for plan in plans:
+            resolved[f"{plan.command} bots"] = [bot.label for bot in plan.bots]
+        typer.echo(json.dumps(resolved, indent=2))
+        for plan in plans:
+            typer.echo(plan.description)
+        typer.echo(f"{config}: valid")
+
+    @app.command()
+    def bots(
+        game: Annotated[
+            str | None, typer.Option("--game", help="Only bots that play this game")
+        ] = None,
+    ) -> None:
+        """List the bots (built-in and plugins) with their parameters."""
+        if game is not None and game not in game_names():
+            raise ConfigError(
+                f"--game {game!r}: unknown game; known games: {', '.join(game_names())}"
+            )
+        infos = list_bots(game)
+        if not infos:
+            typer.echo(f"no bots{f' for {game}' if game else ''}")
+        for info in infos:
+            typer.echo(f"{info.name}: {info.description}")
+            typer.echo(f"    games: {', '.join(info.games)} ({info.source})")
+            if not info.params:
+                typer.echo("    no parameters")
+            for param in info.params:
+                note = f"  {param.description}" if param.description else ""
+                typer.echo(f"    {param.name}: {param.type} = {param.default!r}{note}")

@@ -1,0 +1,141 @@
+"""One game: rows, hooks, records, and every kind of fault contained."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import pytest
+import toygame
+
+from cgsim.bot import Bot, NoParams
+from cgsim.match import GameSpec, play_game, play_spec, probe_game
+from cgsim.registry import BotSpec, resolve_bot
+
+toygame.register()
+GAME = toygame.GAME
+RULES = GAME.make_rules(2, {})
+
+
+def spec_of(cls: type[Bot], **params: Any) -> BotSpec:
+    return resolve_bot({"bot": toygame.target(cls), "params": params}, "toy")
+
+
+class NeverTrivial(Bot):
+    """Fails loudly if asked to choose when there is no choice."""
+
+    games: ClassVar[tuple[str, ...]] = ("toy",)
+
+    def choose(self, state: Any, legal_actions: Sequence[int], rng: random.Random) -> int:
+        if len(legal_actions) < 2:
+            raise AssertionError("asked to choose among one action")
+        return legal_actions[-1]
+
+
+def test_a_normal_game_gives_complete_rows() -> None:
+    bots = [spec_of(toygame.Greedy), spec_of(toygame.Wanderer, bias=0.5)]
+    outcome = play_game(GAME, RULES, 11, bots, game_id=7, block=3)
+    assert outcome.error is None
+    game = outcome.game
+    assert (game["game_id"], game["block"], game["seed"], game["players"]) == (7, 3, 11, 2)
+    assert game["seats"] == [bots[0].label, bots[1].label]
+    assert game["matchup"] == "+".join(sorted(b.label for b in bots))
+    assert game["end"] == "normal" and game["turns"] == 8 and game["error"] is None
+    assert game["rounds"] == 4 and "exact_hits" in game
+    assert [row["seat"] for row in outcome.seats] == [0, 1]
+    assert sum(row["win_share"] for row in outcome.seats) == pytest.approx(1.0)
+    for row in outcome.seats:
+        assert {"score", "rank", "target", "takes", "passes"} <= set(row)
+        assert row["win_share"] > 0 if row["seat"] in game["winners"] else row["win_share"] == 0
+    for row in outcome.tables["moves"]:
+        assert list(row)[:4] == ["game_id", "block", "seat", "bot"] and row["game_id"] == 7
+        assert row["bot"] == bots[row["seat"]].label
+    assert outcome.record is None
+
+
+def test_same_seed_same_game() -> None:
+    bots = [spec_of(toygame.Wanderer), spec_of(toygame.Wanderer, bias=0.3)]
+    first = play_game(GAME, RULES, 5, bots, bot_seed=9)
+    second = play_game(GAME, RULES, 5, bots, bot_seed=9)
+    for outcome in (first, second):
+        outcome.game.pop("wall_time")
+    assert first.game == second.game and first.seats == second.seats
+    other = play_game(GAME, RULES, 5, bots, bot_seed=10)
+    assert other.game["seed"] == first.game["seed"]
+
+
+def test_single_legal_actions_are_applied_without_asking() -> None:
+    probe = BotSpec("strict", "strict", NeverTrivial, NoParams())
+    outcome = play_game(GAME, RULES, 3, [probe, probe])
+    assert outcome.error is None
+    assert any(row["passes"] for row in outcome.seats)
+
+
+def test_observe_is_called_after_every_action() -> None:
+    watcher = spec_of(toygame.Watcher)
+    outcome = play_game(GAME, RULES, 3, [watcher, watcher])
+    assert outcome.error is None
+
+
+def test_record_is_kept_on_request_and_replays() -> None:
+    bots = [spec_of(toygame.Greedy), spec_of(toygame.Wanderer)]
+    outcome = play_game(GAME, RULES, 4, bots, record=True, game_id=2, block=1)
+    assert outcome.record is not None
+    assert (outcome.record["game_id"], outcome.record["block"]) == (2, 1)
+    assert outcome.record["seats"][0] == {"bot": bots[0].name, "params": {}}
+    states = list(GAME.replay(outcome.record))
+    assert len(states) == outcome.game["turns"] + 1
+
+
+@pytest.mark.parametrize(
+    ("cls", "params", "time_limit", "reason"),
+    [
+        (toygame.Crash, {}, 0.0, "ValueError: boom"),
+        (toygame.Cheat, {}, 0.0, "illegal action 99"),
+        (toygame.Slow, {"delay": 0.05}, 0.01, "time limit"),
+        (toygame.Slow, {"delay": 30.0}, 0.05, "exceeded the time limit of 0.05 s"),
+    ],
+)
+def test_bot_faults_end_the_game_in_error(
+    cls: type[Bot], params: dict[str, Any], time_limit: float, reason: str
+) -> None:
+    bots = [spec_of(toygame.Greedy), spec_of(cls, **params), spec_of(toygame.Greedy)]
+    outcome = play_game(GAME, GAME.make_rules(3, {}), 8, bots, time_limit=time_limit)
+    assert outcome.error is not None and outcome.error.seat == 1
+    assert reason in outcome.error.reason
+    game = outcome.game
+    assert (game["end"], game["error_seat"], game["winners"]) == ("error", 1, [])
+    assert reason in game["error"]
+    assert [row["score"] for row in outcome.seats] == [0.0, 0.0, 0.0]
+    assert [row["win_share"] for row in outcome.seats] == [0.0, 0.0, 0.0]
+    assert [row["rank"] for row in outcome.seats] == [1.5, 3.0, 1.5]
+    assert {row["end"] for row in outcome.seats} == {"error"}
+    assert outcome.tables == {}
+
+
+def test_a_fast_enough_bot_passes_the_time_limit() -> None:
+    bots = [spec_of(toygame.Greedy), spec_of(toygame.Wanderer)]
+    assert play_game(GAME, RULES, 8, bots, time_limit=5.0).error is None
+
+
+def test_engine_faults_are_not_blamed_on_a_bot() -> None:
+    bots = [spec_of(toygame.Greedy), spec_of(toygame.Greedy)]
+    outcome = play_game(GAME, GAME.make_rules(2, {"explode": 3}), 8, bots)
+    assert outcome.error is not None and outcome.error.seat is None
+    assert outcome.game["error"] == "engine: RuntimeError: the toy engine exploded"
+    assert [row["rank"] for row in outcome.seats] == [1.5, 1.5]
+
+
+def test_play_spec_uses_the_pool_and_the_bot_seed() -> None:
+    pool = (spec_of(toygame.Greedy), spec_of(toygame.Wanderer))
+    spec = GameSpec(game_id=4, block=2, seed=99, bot_seed=5, seats=(1, 0))
+    outcome = play_spec(GAME, RULES, spec, pool)
+    assert outcome.game["seats"] == [pool[1].label, pool[0].label]
+    direct = play_game(GAME, RULES, 99, [pool[1], pool[0]], game_id=4, block=2, bot_seed=5)
+    assert outcome.seats == direct.seats
+
+
+def test_probe_game_plays_without_bots() -> None:
+    outcome = probe_game(GAME, RULES, 1, 2)
+    assert outcome.error is None and "target" in outcome.seats[0]

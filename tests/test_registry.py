@@ -1,0 +1,163 @@
+"""Bots by name, by module:Class path and by entry point; specs, labels and errors."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+import toygame
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bots.random_bot import RandomBot
+from cgsim.errors import ConfigError, UnknownBotError
+from cgsim.registry import (
+    ENTRY_POINT_GROUP,
+    list_bots,
+    parse_bot_spec,
+    parse_value,
+    resolve_bot,
+)
+
+toygame.register()
+WANDERER = toygame.target(toygame.Wanderer)
+
+
+@pytest.mark.parametrize(
+    ("spec", "target", "params"),
+    [
+        ("random", "random", {}),
+        ("greedy:pots=1.5", "greedy", {"pots": 1.5}),
+        (
+            "greedy:depth=2,cautious=true,note=hi,x=-3",
+            "greedy",
+            {"depth": 2, "cautious": True, "note": "hi", "x": -3},
+        ),
+        ("pkg.mod:Bot", "pkg.mod:Bot", {}),
+        ("pkg.mod:Bot:a=1,b=False", "pkg.mod:Bot", {"a": 1, "b": False}),
+    ],
+)
+def test_parse_bot_spec(spec: str, target: str, params: dict[str, object]) -> None:
+    assert parse_bot_spec(spec) == (target, params)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "",
+        "greedy:pots=1,depth",
+        "greedy:pots=1,pots=2",
+        "pkg.mod:Bot:flag",
+        "a:b:c=1:d",
+        "greedy:=1",
+    ],
+)
+def test_malformed_specs(spec: str) -> None:
+    with pytest.raises(ConfigError):
+        parse_bot_spec(spec)
+
+
+@given(st.integers())
+def test_integers_parse_as_int(value: int) -> None:
+    assert parse_value(str(value)) == value
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_floats_parse_back(value: float) -> None:
+    assert parse_value(repr(value)) == value
+
+
+def test_builtin_bot_by_name() -> None:
+    spec = resolve_bot("random", "cottage-garden")
+    assert spec.label == "random"
+    assert spec.cls is RandomBot
+    assert isinstance(spec.create(), RandomBot)
+
+
+def test_builtin_bots_are_listed_for_their_games() -> None:
+    names = [info.name for info in list_bots("cottage-garden")]
+    assert "random" in names
+    assert "random" not in [info.name for info in list_bots("toy")]
+    info = next(info for info in list_bots() if info.name == "random")
+    assert info.description and info.source == "built-in" and info.params == ()
+
+
+def test_unknown_bot_lists_the_known_ones() -> None:
+    with pytest.raises(UnknownBotError, match=r"unknown bot 'nosuch'.*random"):
+        resolve_bot("nosuch", "cottage-garden")
+
+
+def test_bot_that_does_not_play_the_game() -> None:
+    with pytest.raises(ConfigError, match=r"'random' does not play 'toy'.*cottage-garden"):
+        resolve_bot("random", "toy")
+
+
+def test_module_class_with_params_has_a_canonical_label() -> None:
+    spec = resolve_bot(f"{WANDERER}:depth=2,bias=0.5", "toy")
+    assert spec.label == f"{WANDERER}:bias=0.5,depth=2"
+    assert spec.params_dict() | {"bias": 0.5, "depth": 2} == spec.params_dict()
+    same = resolve_bot({"bot": f"{WANDERER}:bias=0.5", "params": {"depth": 2}}, "toy")
+    assert same.label == spec.label
+    assert resolve_bot(f"{WANDERER}:bias=1", "toy").label == f"{WANDERER}:bias=1.0"
+
+
+def test_unknown_parameter_lists_the_parameters() -> None:
+    with pytest.raises(UnknownBotError) as error:
+        resolve_bot(f"{WANDERER}:speed=3", "toy")
+    message = str(error.value)
+    assert "no parameter 'speed'" in message
+    assert "bias (float, default 0.0)" in message
+    assert "depth (int, default 1)" in message
+
+
+def test_bad_parameter_value_names_it() -> None:
+    with pytest.raises(ConfigError, match=r"parameter depth='abc'.*integer.*bias \(float"):
+        resolve_bot(f"{WANDERER}:depth=abc", "toy")
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("no_such_module_xyz:Bot", "cannot import module"),
+        ("toygame:NoSuchClass", "has no 'NoSuchClass'"),
+        ("toygame:ToyGame", "not a subclass"),
+    ],
+)
+def test_bad_class_paths(spec: str, message: str) -> None:
+    with pytest.raises(UnknownBotError, match=message):
+        resolve_bot(spec, "toy")
+
+
+def test_mapping_form_errors() -> None:
+    with pytest.raises(ConfigError, match="allowed keys: bot, params"):
+        resolve_bot({"bot": "random", "weight": 1}, "cottage-garden")
+    with pytest.raises(ConfigError, match="given twice"):
+        resolve_bot({"bot": f"{WANDERER}:bias=1", "params": {"bias": 2}}, "toy")
+
+
+def test_bot_specs_pickle() -> None:
+    spec = resolve_bot(f"{WANDERER}:bias=0.5", "toy")
+    copy = pickle.loads(pickle.dumps(spec))
+    assert copy == spec
+    assert copy.create().params.bias == 0.5
+
+
+def _install_plugin(root: Path) -> None:
+    dist = root / "cgsim_plugin_demo-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: cgsim-plugin-demo\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(
+        f"[{ENTRY_POINT_GROUP}]\nplugin-bot = plugin_pkg:PluginBot\n"
+    )
+
+
+def test_entry_point_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _install_plugin(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    infos = {info.name: info for info in list_bots("toy")}
+    assert infos["plugin-bot"].source == "plugin cgsim-plugin-demo"
+    assert infos["plugin-bot"].params[0].name == "strength"
+    spec = resolve_bot("plugin-bot:strength=3", "toy")
+    assert spec.label == "plugin-bot:strength=3"
+    assert spec.create().params.strength == 3

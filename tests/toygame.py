@@ -1,0 +1,302 @@
+"""A tiny game implementing the whole ``Game`` protocol, for testing the run machinery.
+
+Each seat is dealt a secret target; on each turn the seat adds 1..max_take to its total
+without passing the target (a seat at its target can only pass: a single legal action).
+After ``rounds`` rounds the score is the total, plus 2 for hitting the target exactly.
+The module also holds bots for it, including faulty ones for fault-containment tests.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from cgsim.bot import Bot
+from cgsim.errors import ConfigError, IllegalActionError, RecordError
+from cgsim.game import Action, GameResult, GameSummary
+from cgsim.games import register_game
+
+NAME = "toy"
+PASS = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ToyRules:
+    players: int
+    rounds: int = 4
+    max_take: int = 3
+    explode: int = -1
+    solo: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ToyState:
+    rules: ToyRules
+    targets: tuple[int, ...]
+    totals: tuple[int, ...]
+    turn: int = 0
+
+
+class ToyRecorder:
+    def __init__(self, rules: ToyRules, seed: int, seats: Sequence[Mapping[str, Any]]) -> None:
+        self.record: dict[str, Any] = {
+            "format": "toy/1",
+            "seed": seed,
+            "players": rules.players,
+            "rules": asdict(rules),
+            "seats": [dict(seat) for seat in seats],
+            "turns": [],
+        }
+
+    def step(self, before: Any, action: Action, after: Any) -> None:
+        self.record["turns"].append({"seat": before.turn % before.rules.players, "take": action})
+
+    def finish(self, final: Any) -> dict[str, Any]:
+        result = GAME.result(final)
+        self.record["targets"] = list(final.targets)
+        self.record["result"] = {"scores": list(result.scores), "winners": list(result.winners)}
+        return self.record
+
+
+class ToyGame:
+    name = NAME
+    version = "toy-1"
+    min_players = 1
+    max_players = 4
+
+    def make_rules(
+        self,
+        players: int,
+        overrides: Mapping[str, Any],
+        components: Path | None = None,
+        variant: Mapping[str, Any] | None = None,
+    ) -> ToyRules:
+        if not self.min_players <= players <= self.max_players:
+            raise ConfigError(f"players = {players}: the toy game takes 1 to 4")
+        allowed = {"rounds", "max_take", "explode"}
+        for key, value in overrides.items():
+            if key not in allowed:
+                raise ConfigError(
+                    f"rules.{key}: unknown rule; allowed: {', '.join(sorted(allowed))}"
+                )
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ConfigError(f"rules.{key} = {value!r}: must be an integer")
+        solo = bool((variant or {}).get("solo", players == 1))
+        return ToyRules(players=players, solo=solo, **dict(overrides))
+
+    def rules_dict(self, rules: Any) -> dict[str, Any]:
+        return asdict(rules)
+
+    def new_game(self, rules: Any, seed: int) -> ToyState:
+        rng = random.Random(seed)
+        targets = tuple(rng.randint(4, 3 * rules.rounds) for _ in range(rules.players))
+        return ToyState(rules=rules, targets=targets, totals=(0,) * rules.players)
+
+    def current_player(self, state: Any) -> int:
+        return int(state.turn % state.rules.players)
+
+    def is_terminal(self, state: Any) -> bool:
+        return bool(state.turn >= state.rules.rounds * state.rules.players)
+
+    def legal_actions(self, state: Any) -> Sequence[Action]:
+        seat = self.current_player(state)
+        room = state.targets[seat] - state.totals[seat]
+        if room <= 0:
+            return [PASS]
+        return list(range(1, min(state.rules.max_take, room) + 1))
+
+    def apply(self, state: Any, action: Action) -> Any:
+        if state.turn == state.rules.explode:
+            raise RuntimeError("the toy engine exploded")
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"take {action} is not legal")
+        seat = self.current_player(state)
+        totals = list(state.totals)
+        totals[seat] += action
+        return replace(state, totals=tuple(totals), turn=state.turn + 1)
+
+    def observation(self, state: Any, seat: int) -> Any:
+        return state
+
+    def describe_action(self, state: Any, action: Action) -> str:
+        return "pass" if action == PASS else f"take {action}"
+
+    def result(self, state: Any) -> GameResult:
+        scores = tuple(
+            float(total + (2 if total == target else 0))
+            for total, target in zip(state.totals, state.targets, strict=True)
+        )
+        best = max(scores)
+        winners = tuple(seat for seat, score in enumerate(scores) if score == best)
+        ranks = tuple(
+            sum(1 for other in scores if other > score)
+            + (sum(1 for other in scores if other == score) + 1) / 2
+            for score in scores
+        )
+        return GameResult(
+            scores=scores, winners=winners, end="normal", turns=state.turn, ranks=ranks
+        )
+
+    def recorder(
+        self, rules: Any, seed: int, seats: Sequence[Mapping[str, Any]], state: Any
+    ) -> ToyRecorder:
+        return ToyRecorder(rules, seed, seats)
+
+    def summarize(self, record: Mapping[str, Any]) -> GameSummary:
+        players = record["players"]
+        turns = record["turns"]
+        scores = record["result"]["scores"]
+        seats = tuple(
+            {
+                "target": record["targets"][seat],
+                "takes": sum(1 for t in turns if t["seat"] == seat and t["take"] != PASS),
+                "passes": sum(1 for t in turns if t["seat"] == seat and t["take"] == PASS),
+            }
+            for seat in range(players)
+        )
+        moves = [
+            {"seat": t["seat"], "turn": n, "take": t["take"]}
+            for n, t in enumerate(turns)
+            if t["take"] >= 3
+        ]
+        exact = sum(1 for seat in range(players) if scores[seat] > record["targets"][seat])
+        return GameSummary(
+            game={"rounds": record["rules"]["rounds"], "exact_hits": exact},
+            seats=seats,
+            tables={"moves": moves},
+        )
+
+    def render(self, state: Any) -> str:
+        return " ".join(f"{t}/{g}" for t, g in zip(state.totals, state.targets, strict=True))
+
+    def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, Any]]:
+        rules = ToyRules(**record["rules"])
+        state = self.new_game(rules, record["seed"])
+        yield 0, state
+        for n, turn in enumerate(record["turns"], start=1):
+            if turn["take"] not in self.legal_actions(state):
+                raise RecordError(f"turn {n}: take {turn['take']} is not legal")
+            state = self.apply(state, turn["take"])
+            yield n, state
+
+
+GAME = ToyGame()
+
+
+def register() -> None:
+    """Make the toy game known as ``toy`` (idempotent)."""
+    register_game(NAME, f"{__name__}:GAME")
+
+
+def target(cls: type[Bot]) -> str:
+    """The ``module:Class`` spec of a bot defined here."""
+    return f"{__name__}:{cls.__name__}"
+
+
+class ToyParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    bias: float = 0.0
+    depth: int = 1
+    cautious: bool = False
+    note: str = ""
+
+
+class Greedy(Bot):
+    """Takes as much as allowed."""
+
+    name: ClassVar[str] = "toy-greedy"
+    description: ClassVar[str] = "takes the largest step"
+    games: ClassVar[tuple[str, ...]] = (NAME,)
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        return max(legal_actions)
+
+
+class Wanderer(Bot):
+    """Random steps, with a few typed parameters to exercise spec parsing."""
+
+    name: ClassVar[str] = "toy-wanderer"
+    description: ClassVar[str] = "random steps, biased to the largest"
+    games: ClassVar[tuple[str, ...]] = (NAME,)
+    Params: ClassVar[type[BaseModel]] = ToyParams
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if rng.random() < self.params.bias:
+            return max(legal_actions)
+        return legal_actions[rng.randrange(len(legal_actions))]
+
+
+class Watcher(Wanderer):
+    """Checks the hooks: new_game first, observe after every action."""
+
+    def new_game(self, game: Any, seat: int, state: Any) -> None:
+        super().new_game(game, seat, state)
+        self.seen = 0
+
+    def observe(self, state: Any, seat: int, action: Action) -> None:
+        self.seen += 1
+        if self.seen != state.turn:
+            raise AssertionError("observe was not called after every action")
+
+
+class FaultParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    at: int = 0
+    delay: float = 0.0
+    marker: str = ""
+
+
+class Faulty(Bot):
+    """Base of the faulty bots: misbehaves on the decision of turn ``at``."""
+
+    games: ClassVar[tuple[str, ...]] = (NAME,)
+    Params: ClassVar[type[BaseModel]] = FaultParams
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if state.turn >= self.params.at:
+            return self.misbehave(legal_actions)
+        return legal_actions[0]
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        raise NotImplementedError
+
+
+class Crash(Faulty):
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        raise ValueError("boom")
+
+
+class Cheat(Faulty):
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        return 99
+
+
+class Slow(Faulty):
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        time.sleep(self.params.delay)
+        return legal_actions[0]
+
+
+class KillOnce(Faulty):
+    """Kills its own process the first time it plays (the marker file remembers)."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        marker = Path(self.params.marker)
+        if not marker.exists():
+            marker.write_text("killed\n")
+            os._exit(3)
+        return legal_actions[0]
+
+
+class KillAlways(Faulty):
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        os._exit(4)

@@ -5,7 +5,7 @@ CGSIM  := $(VENV)/bin/cgsim
 STAMP  := $(VENV)/.installed
 GOLDEN_BOTS := random
 
-.PHONY: run test lint typecheck unit bench golden strength clean
+.PHONY: run test lint typecheck unit bench golden strength check-records clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -39,3 +39,11 @@ strength: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+
+# Play 12,000 random games over every player count, the solo game and the children's
+# variant, keep their records, and check every event of every record against the rules.
+check-records: $(STAMP)
+	for config in configs/selfcheck/*.toml; do \
+		$(CGSIM) run $$config --out results --no-report || exit 1; \
+	done
+	$(CGSIM) check results/selfcheck-*/records/*.jsonl.zst --quiet

@@ -17,6 +17,8 @@ from cgsim.errors import ConfigError
 MIN_PLAYERS = 1
 MAX_PLAYERS = 4
 CHILD_AGES = (5, 6, 7)
+ADULT = (None, 0, "none", "adult")
+"""Ways to say a seat is not a child (TOML has no null, so configs write 0 or "none")."""
 TRACK_SIZES = (16, 20)
 
 ORANGE_TRACK = (0, *range(1, 16), 20)
@@ -221,10 +223,15 @@ def _check_children(children: object, players: int) -> tuple[int | None, ...]:
         raise ConfigError(
             f"children = {children!r} is not allowed; expected a list of {players} entries, each null or an age 5, 6 or 7"
         )
+    ages: list[int | None] = []
     for age in children:
-        if age is not None and (isinstance(age, bool) or age not in CHILD_AGES):
-            raise ConfigError(f"children: age {age!r} is not allowed; expected null, 5, 6 or 7")
-    return tuple(children)
+        if age in ADULT and not isinstance(age, bool):
+            ages.append(None)
+        elif isinstance(age, bool) or age not in CHILD_AGES:
+            raise ConfigError(f"children: age {age!r} is not allowed; expected 5, 6 or 7, or none/0 for an adult")
+        else:
+            ages.append(age)
+    return tuple(ages)
 
 
 def corner_count(age: int, players: int) -> int:

@@ -143,3 +143,10 @@ def test_game_make_rules_variant_and_errors() -> None:
         GAME.make_rules(2, {"cats_total": 7}, None, {"children": [5, None]})
     data = GAME.rules_dict(GAME.make_rules(2, {}))
     assert data["players"] == 2 and set(SETTING_NAMES) <= set(data)
+
+
+def test_children_adults_may_be_written_none_or_0_since_toml_has_no_null() -> None:
+    from cgsim.cottage.settings import make_settings
+
+    assert make_settings(3, children=[5, "none", 0]).children == (5, None, None)
+    assert make_settings(2, children=["adult", None]).children == (None, None)

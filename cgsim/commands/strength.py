@@ -2,8 +2,66 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from typing import Annotated
+
 import typer
+
+from cgsim.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
+
+    @app.command()
+    def strength(
+        games: Annotated[
+            int, typer.Option("--games", help="deals per ladder pair (2 games each)")
+        ] = DEFAULT_GAMES,
+        solo_games: Annotated[
+            int, typer.Option("--solo-games", help="solo games per bot")
+        ] = DEFAULT_SOLO_GAMES,
+        workers: Annotated[
+            int | None, typer.Option("--workers", help="worker processes (default: one per core)")
+        ] = None,
+        seed: Annotated[
+            int, typer.Option("--seed", help="bench seed (same seed, same results)")
+        ] = 0,
+        bots: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--bots",
+                help="ladder to bench, weakest first: names separated by commas, or repeat "
+                "the option for specs with parameters (default random,greedy,planner,mcts)",
+            ),
+        ] = None,
+        budget: Annotated[
+            int | None, typer.Option("--budget", help="playouts per decision of the mcts bot")
+        ] = None,
+        quiet: Annotated[bool, typer.Option("--quiet", help="no progress line")] = False,
+    ) -> None:
+        """Measure the bot ladder: paired 2-player win rates, solo scores, decision cost."""
+        from cgsim.strength import format_report, run_strength
+
+        def progress(done: int, total: int) -> None:
+            print(f"\r{done}/{total} tasks", end="", file=sys.stderr, flush=True)
+            if done == total:
+                print(file=sys.stderr)
+
+        chosen = [
+            part
+            for value in bots or []
+            for part in ([value] if ":" in value else value.split(","))
+            if part.strip()
+        ]
+        report = run_strength(
+            chosen or None,
+            games=games,
+            solo_games=solo_games,
+            workers=workers or os.cpu_count() or 1,
+            seed=seed,
+            budget=budget,
+            progress=None if quiet else progress,
+        )
+        typer.echo(format_report(report))

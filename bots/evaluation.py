@@ -1,0 +1,418 @@
+"""Shared evaluation of Cottage Garden positions for the built-in bots.
+
+One model, used by every bot of the ladder so that each idea has one implementation:
+
+- A bed is worth the points its visible features will bring when it is scored
+  (``pot_value`` per pot, ``cloche_value`` per cloche) minus the turns still needed to
+  complete it, each turn costing ``turn_value`` points (the final-round penalty once the
+  final round has begun).
+- The turns a bed still needs come from its regions of bare soil (4-connected). A large
+  region costs ``size / fill_rate`` turns; a small one (up to ``SMALL_REGION`` cells) is
+  tiled exactly, by a memoised search, with the tile kinds still in the nursery or on the
+  path: a region no remaining tile fits (a *hole*) needs tokens, each costing
+  ``token_cost`` turns (``cat_token_cost`` while the player holds a cat).
+- Cubes are worth their points plus a share of the target bonus they are close to.
+
+Everything works on the engine's bitmasks; per-catalogue tables are built once, and
+region costs are memoised, so one evaluation is a few dictionary lookups.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cgsim.cottage import actions as act
+from cgsim.cottage.components import FULL, Catalogue
+from cgsim.cottage.state import (
+    PH_BONUS,
+    PH_OVER,
+    Bed,
+    Player,
+    Rules,
+    State,
+    player_score,
+)
+
+SMALL_REGION = 6
+"""Regions up to this many cells are tiled exactly; larger ones are costed by area."""
+CACHE_LIMIT = 200_000
+"""Memo tables are cleared when they grow past this many entries."""
+
+_NOT_COL0 = sum(1 << (r * 5) for r in range(5)) ^ FULL
+_NOT_COL4 = sum(1 << (r * 5 + 4) for r in range(5)) ^ FULL
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The numbers of the evaluation (bots expose them as parameters)."""
+
+    turn_value: float = 1.8
+    """Points one turn is worth before the final round."""
+    pot_value: float = 1.0
+    """Points a visible pot brings when its bed is scored."""
+    cloche_value: float = 2.0
+    """Points a visible cloche brings when its bed is scored."""
+    fill_rate: float = 4.0
+    """Cells a turn fills, on average, in a large region."""
+    token_cost: float = 0.9
+    """Turns a cell no tile can fill costs (a pot token takes a turn)."""
+    cat_token_cost: float = 0.35
+    """Turns such a cell costs while the player holds a cat."""
+    cat_value: float = 0.7
+    """Points a cat in reserve is worth."""
+    complete_bonus: float = 1.0
+    """Extra points for completing a bed now rather than later."""
+    target_share: float = 0.5
+    """Share of a colour's target bonus credited to a cube in proportion to its progress."""
+    start_pot_value: float = 1.5
+    """Points of the start-space pot bonus (a pot that also fills a cell)."""
+
+
+class EvalParams(BaseModel):
+    """The evaluation weights as bot parameters (shared by every bot that evaluates)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    turn_value: float = Field(1.8, ge=0.0, le=10.0, description="points a turn is worth")
+    pots: float = Field(1.0, ge=0.0, le=10.0, description="points of a visible pot")
+    cloches: float = Field(2.0, ge=0.0, le=10.0, description="points of a visible cloche")
+    fill_rate: float = Field(
+        4.0, gt=0.5, le=6.0, description="cells a turn fills in a large region"
+    )
+    token_cost: float = Field(
+        0.9, ge=0.0, le=5.0, description="turns a cell no tile can fill costs"
+    )
+    cat_token_cost: float = Field(
+        0.35, ge=0.0, le=5.0, description="the same while a cat is in reserve"
+    )
+    cats: float = Field(0.7, ge=0.0, le=10.0, description="points of a cat in reserve")
+    complete_bonus: float = Field(
+        1.0, ge=0.0, le=20.0, description="extra points for completing a bed now"
+    )
+    target_share: float = Field(
+        0.5, ge=0.0, le=1.0, description="share of the target bonus credited by progress"
+    )
+    start_pot: float = Field(
+        1.5, ge=0.0, le=10.0, description="points of the start-space pot bonus"
+    )
+
+    def weights(self) -> Weights:
+        """The evaluation weights these parameters name."""
+        return Weights(
+            turn_value=self.turn_value,
+            pot_value=self.pots,
+            cloche_value=self.cloches,
+            fill_rate=self.fill_rate,
+            token_cost=self.token_cost,
+            cat_token_cost=self.cat_token_cost,
+            cat_value=self.cats,
+            complete_bonus=self.complete_bonus,
+            target_share=self.target_share,
+            start_pot_value=self.start_pot,
+        )
+
+
+class Tables:
+    """Per-catalogue lookup tables, built once per catalogue object."""
+
+    def __init__(self, catalogue: Catalogue) -> None:
+        self.catalogue = catalogue
+        self.tile_kind = catalogue.tile_kind
+        kinds = catalogue.kinds
+        self.kind_size = tuple(k.size for k in kinds)
+        self.masks = tuple(tuple(p.mask for p in k.placements) for k in kinds)
+        self.pot_counts = tuple(tuple(p.pots.bit_count() for p in k.placements) for k in kinds)
+        self.cloche_counts = tuple(
+            tuple(p.cloches.bit_count() for p in k.placements) for k in kinds
+        )
+        by_low: list[list[tuple[int, int, int]]] = [[] for _ in range(25)]
+        for k, kind in enumerate(kinds):
+            seen: set[int] = set()
+            for p in kind.placements:
+                if p.mask in seen:
+                    continue
+                seen.add(p.mask)
+                low = (p.mask & -p.mask).bit_length() - 1
+                by_low[low].append((p.mask.bit_count(), k, p.mask))
+        self.by_low = tuple(tuple(sorted(entries, reverse=True)) for entries in by_low)
+        self.regions: dict[int, tuple[int, ...]] = {}
+        self.tiling: dict[tuple[int, int, float], float] = {}
+        self.turn_memos: dict[Weights, dict[tuple[int, int, bool], float]] = {}
+        """Per weight set (the estimate depends on them): turns to fill, by bed mask."""
+
+
+_TABLES: dict[int, Tables] = {}
+
+
+def tables_for(catalogue: Catalogue) -> Tables:
+    """The tables of a catalogue, built on first use and kept for the process."""
+    found = _TABLES.get(id(catalogue))
+    if found is None or found.catalogue is not catalogue:
+        found = Tables(catalogue)
+        _TABLES[id(catalogue)] = found
+    return found
+
+
+def regions_of(free: int, cache: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
+    """The 4-connected regions of a cell mask (memoised in ``cache``)."""
+    found = cache.get(free)
+    if found is not None:
+        return found
+    regions = []
+    rest = free
+    while rest:
+        region = rest & -rest
+        while True:
+            grown = (
+                region
+                | (region << 1 & _NOT_COL0)
+                | (region >> 1 & _NOT_COL4)
+                | region << 5
+                | region >> 5
+            ) & rest
+            if grown == region:
+                break
+            region = grown
+        regions.append(region)
+        rest ^= region
+    found = tuple(regions)
+    if len(cache) > CACHE_LIMIT:
+        cache.clear()
+    cache[free] = found
+    return found
+
+
+def available_kinds(state: State) -> int:
+    """Bitmask of the tile kinds in the nursery or on the path (tiles still to come)."""
+    kinds = state.rules.catalogue.tile_kind
+    bits = 0
+    for tile in state.nursery:
+        if tile >= 0:
+            bits |= 1 << kinds[tile]
+    for tile in state.path:
+        bits |= 1 << kinds[tile]
+    return bits
+
+
+@dataclass(slots=True)
+class Evaluator:
+    """The evaluation model of the module docstring, for one catalogue and weight set."""
+
+    weights: Weights
+    tables: Tables
+    turns_memo: dict[tuple[int, int, bool], float] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.turns_memo = self.tables.turn_memos.setdefault(self.weights, {})
+
+    @classmethod
+    def for_rules(cls, rules: Rules, weights: Weights) -> Evaluator:
+        return cls(weights, tables_for(rules.catalogue))
+
+    # ----------------------------------------------------------------- beds
+
+    def _tile_cost(self, mask: int, avail: int, token: float) -> float:
+        """Fewest turns to fill ``mask`` exactly with available kinds and tokens."""
+        if not mask:
+            return 0.0
+        key = (mask, avail, token)
+        memo = self.tables.tiling
+        found = memo.get(key)
+        if found is not None:
+            return found
+        low = mask & -mask
+        best = token + self._tile_cost(mask ^ low, avail, token)
+        size = mask.bit_count()
+        for cells, kind, placed in self.tables.by_low[low.bit_length() - 1]:
+            if cells > size or placed & ~mask or not avail >> kind & 1:
+                continue
+            cost = 1.0 + self._tile_cost(mask ^ placed, avail, token)
+            if cost < best:
+                best = cost
+        if len(memo) > CACHE_LIMIT:
+            memo.clear()
+        memo[key] = best
+        return best
+
+    def turns_to_fill(self, empty: int, avail: int, has_cat: bool) -> float:
+        """Estimated turns to cover every bare-soil cell of ``empty``."""
+        key = (empty, avail, has_cat)
+        memo = self.turns_memo
+        found = memo.get(key)
+        if found is not None:
+            return found
+        w = self.weights
+        token = w.cat_token_cost if has_cat else w.token_cost
+        total = 0.0
+        for region in regions_of(empty, self.tables.regions):
+            size = region.bit_count()
+            if size > SMALL_REGION:
+                total += size / w.fill_rate
+            else:
+                total += self._tile_cost(region, avail, token)
+        if len(memo) > CACHE_LIMIT:
+            memo.clear()
+        memo[key] = total
+        return total
+
+    def bed_value(self, bed: Bed, avail: int, has_cat: bool, turn_value: float) -> float:
+        """Feature points of a bed minus the cost of the turns it still needs."""
+        w = self.weights
+        features = w.pot_value * bed.count_pots() + w.cloche_value * bed.count_cloches()
+        return features - turn_value * self.turns_to_fill(bed.empty, avail, has_cat)
+
+    def turn_value(self, state: State) -> float:
+        """Points a turn of the current player is worth: the penalty in the final round."""
+        if state.final_round:
+            return float(state.rules.settings.penalty_points)
+        return self.weights.turn_value
+
+    # ----------------------------------------------------------------- main action
+
+    def main_moves(self, state: State, avail: int | None = None) -> Iterator[tuple[float, int]]:
+        """``(score, action)`` for the tile and pot actions of a planting decision.
+
+        Two nursery cells holding the same tile kind give the same beds, so only the
+        first is offered. The score is the change of the bed's value the action makes (plus
+        ``complete_bonus`` when it completes the bed): comparable across beds and kinds.
+        """
+        rules = state.rules
+        player = state.players[state.seat]
+        if avail is None:
+            avail = available_kinds(state)
+        has_cat = player.cats > 0
+        tv = self.turn_value(state)
+        w = self.weights
+        t = self.tables
+        turns_to_fill = self.turns_to_fill
+        pot_v, cloche_v, bonus = w.pot_value, w.cloche_value, w.complete_bonus
+        beds = player.beds
+        base = [0.0, 0.0]
+        for b, bed in enumerate(beds):
+            if bed is not None:
+                base[b] = turns_to_fill(bed.empty, avail, has_cat)
+        seen: set[int] = set()
+        for cell in rules.rows[state.space]:
+            tile = state.nursery[cell]
+            if tile < 0:
+                continue
+            kind = t.tile_kind[tile]
+            if kind in seen:
+                continue
+            seen.add(kind)
+            masks, pots, cloches = t.masks[kind], t.pot_counts[kind], t.cloche_counts[kind]
+            for b, bed in enumerate(beds):
+                if bed is None:
+                    continue
+                empty, pp, pc = bed.empty, bed.printed_pots & ~bed.tiles, bed.printed_cloches
+                pc &= ~bed.tiles
+                head = act.encode(act.TILE, 0, b, cell)
+                for index in rules.fits(kind, bed.blocked):
+                    m = masks[index]
+                    rest = empty & ~m
+                    score = (
+                        pot_v * (pots[index] - (pp & m).bit_count())
+                        + cloche_v * (cloches[index] - (pc & m).bit_count())
+                        - tv * (turns_to_fill(rest, avail, has_cat) - base[b])
+                    )
+                    if not rest:
+                        score += bonus
+                    yield score, head | index
+        if state.supply_pots > 0:
+            for b, bed in enumerate(beds):
+                if bed is None or not bed.empty:
+                    continue
+                empty = bed.empty
+                head = act.encode(act.POT, 0, b)
+                rest_cells = empty
+                while rest_cells:
+                    low = rest_cells & -rest_cells
+                    rest_cells ^= low
+                    rest = empty ^ low
+                    score = pot_v - tv * (turns_to_fill(rest, avail, has_cat) - base[b])
+                    if not rest:
+                        score += bonus
+                    yield score, head | (low.bit_length() - 1)
+
+    def best_main(self, state: State) -> tuple[float, int]:
+        """The best tile or pot action by :meth:`main_moves`, ``(score, action)``.
+
+        When no tile or pot can be placed the action is ``-1`` (a pass).
+        """
+        best_score, best_action = -1e18, -1
+        for score, action in self.main_moves(state):
+            if score > best_score:
+                best_score, best_action = score, action
+        return best_score, best_action
+
+    def token_cell(self, state: State, bed_index: int) -> tuple[float, int]:
+        """The bare-soil cell of a bed where a token hurts least: ``(score, cell)``."""
+        player = state.players[state.seat]
+        bed = player.beds[bed_index]
+        assert bed is not None
+        avail = available_kinds(state)
+        has_cat = player.cats > 1
+        empty = bed.empty
+        best_score, best_cell = -1e18, -1
+        rest_cells = empty
+        while rest_cells:
+            low = rest_cells & -rest_cells
+            rest_cells ^= low
+            score = -self.turns_to_fill(empty ^ low, avail, has_cat)
+            if score > best_score:
+                best_score, best_cell = score, low.bit_length() - 1
+        return best_score, best_cell
+
+    # ----------------------------------------------------------------- players
+
+    def cube_potential(self, rules: Rules, player: Player) -> float:
+        """A share of each colour's target bonus, growing with each cube's progress."""
+        share = self.weights.target_share
+        if share == 0.0:
+            return 0.0
+        total = 0.0
+        s = rules.settings
+        for positions, track in ((player.orange, s.orange_track), (player.blue, s.blue_track)):
+            target = len(track) - 1
+            jump = track[target] - track[target - 1]
+            for index in positions:
+                if index != target:
+                    progress = index / target
+                    total += share * jump * progress * progress
+        return total
+
+    def player_value(self, state: State, seat: int, avail: int | None = None) -> float:
+        """Points a seat holds plus the worth of its beds, cats and cube positions."""
+        rules = state.rules
+        player = state.players[seat]
+        value = float(player_score(rules, player))
+        if state.phase == PH_OVER:
+            return value
+        if avail is None:
+            avail = available_kinds(state)
+        has_cat = player.cats > 0
+        tv = float(rules.settings.penalty_points) if state.final_round else self.weights.turn_value
+        for bed in player.beds:
+            if bed is not None:
+                value += self.bed_value(bed, avail, has_cat, tv)
+        value += self.weights.cat_value * min(player.cats, rules.settings.cat_limit + 1)
+        value += self.cube_potential(rules, player)
+        if state.phase == PH_BONUS and state.seat == seat:
+            value += self.weights.start_pot_value
+        return value
+
+    def relative_value(self, state: State, seat: int, opponents: float) -> float:
+        """A seat's value minus ``opponents`` times the best other seat's value."""
+        avail = available_kinds(state)
+        mine = self.player_value(state, seat, avail)
+        if len(state.players) == 1 or opponents == 0.0:
+            return mine
+        others = max(
+            self.player_value(state, other, avail)
+            for other in range(len(state.players))
+            if other != seat
+        )
+        return mine - opponents * others

@@ -78,6 +78,12 @@ class RunConfig(BaseModel):
     records: bool = Field(default=False, description="keep game records")
     time_limit: float = Field(default=0.0, ge=0, description="seconds per decision, 0 = none")
     chunk_size: int = Field(default=1000, gt=0, description="games per chunk file")
+    sweep: dict[str, list[Any]] = Field(
+        default_factory=dict, description="grid for 'cgsim sweep': rule setting or components"
+    )
+    tune: dict[str, Any] = Field(
+        default_factory=dict, description="'cgsim tune': [tune.free] settings, [tune.targets]"
+    )
 
     @field_validator("game")
     @classmethod
@@ -162,8 +168,8 @@ def read_toml(path: Path) -> dict[str, Any]:
 def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) -> RunConfig:
     """Read and validate a TOML config; ``overrides`` (None values skipped) win over it.
 
-    ``name`` defaults to the file's stem; a relative ``components`` path is relative to
-    the config file, and ``out`` to the working directory.
+    ``name`` defaults to the file's stem; a relative ``components`` path (also in the
+    ``sweep`` grid) is relative to the config file, and ``out`` to the working directory.
     """
     path = Path(path)
     data = read_toml(path)
@@ -171,6 +177,12 @@ def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) ->
     components = data.get("components")
     if isinstance(components, str):
         data["components"] = str((path.parent / components).resolve())
+    sweep = data.get("sweep")
+    if isinstance(sweep, dict) and isinstance(sweep.get("components"), list):
+        sweep["components"] = [
+            str((path.parent / item).resolve()) if isinstance(item, str) else item
+            for item in sweep["components"]
+        ]
     data.update({key: value for key, value in (overrides or {}).items() if value is not None})
     config = validate_config(data, str(path))
     if config.components is not None and not config.components.is_file():

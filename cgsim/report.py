@@ -264,6 +264,7 @@ class _Builder:
             self._scores()
             self._lengths()
             self._game_specific()
+            self._balance()
         if total > 0:
             self._ends()
         return Report(
@@ -580,6 +581,21 @@ class _Builder:
             .sort("bot")
             .collect()
         )
+
+    # -- balance
+
+    def _balance(self) -> None:
+        """The balance metrics of ``cgsim.balance``: every run's report carries them."""
+        from cgsim.balance import SECTIONS, balance_tables
+
+        tables = balance_tables(
+            {name: scan(self.results, name) for name in table_names(self.results)}, seed=self.seed
+        )
+        self.tables.update(tables)
+        for section in SECTIONS:
+            present = tuple(name for name in section.tables if name in tables)
+            if present:
+                self.sections.append(Section(f"Balance: {section.title}", section.text, present))
 
     # -- endings and errors
 

@@ -122,14 +122,3 @@ def load_tables(results: Path) -> dict[str, pl.DataFrame]:
     path = require_results_dir(results)
     names = list(CORE_SCHEMAS) + [n for n in table_names(path) if n not in CORE_SCHEMAS]
     return {name: scan(path, name).collect() for name in names}
-
-
-def load_results(results: Path) -> dict[str, Any]:
-    """A results directory for notebooks: every table as a DataFrame plus ``manifest``.
-
-    Keys: ``games``, ``seats``, any game-specific tables (e.g. ``beds``), and
-    ``manifest`` (the manifest as a dict).
-    """
-    loaded: dict[str, Any] = dict(load_tables(results))
-    loaded["manifest"] = read_manifest(results)
-    return loaded

@@ -57,3 +57,11 @@ def test_simulate_reraises_an_interruption(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(ResultsStore, "write_chunk", stop)
     with pytest.raises(KeyboardInterrupt):
         simulate(CONFIG)
+
+
+def test_the_notebook_api_is_reachable_from_the_package() -> None:
+    import cgsim
+    from cgsim import api
+
+    assert cgsim.simulate is api.simulate
+    assert cgsim.load_results is api.load_results

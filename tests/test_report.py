@@ -21,7 +21,7 @@ from cgsim.report import (
     summary_text,
     write_report,
 )
-from cgsim.results import ResultsError, load_results, read_manifest, scan, table_names
+from cgsim.results import ResultsError, load_tables, read_manifest, scan, table_names
 
 # Six decided games of bots A and B over three deals (seats swapped within a deal), plus
 # one error game. Hand-computed below.
@@ -327,12 +327,12 @@ def test_markdown_table_escapes_pipes() -> None:
 # ---------------------------------------------------------------- reading results
 
 
-def test_load_results_reads_every_table_and_the_manifest(tiny: Path) -> None:
-    loaded = load_results(tiny)
-    assert set(loaded) == {"games", "seats", "beds", "manifest"}
+def test_load_tables_reads_every_table_and_the_manifest_its_name(tiny: Path) -> None:
+    loaded = load_tables(tiny)
+    assert set(loaded) == {"games", "seats", "beds"}
     assert loaded["games"].height == 7
     assert loaded["seats"].height == 14
-    assert loaded["manifest"]["name"] == "tiny-run"
+    assert read_manifest(tiny)["name"] == "tiny-run"
     assert table_names(tiny) == ["games", "seats", "beds"]
 
 
@@ -352,7 +352,7 @@ def test_missing_directory_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_directory_without_manifest_is_not_a_results_directory(tmp_path: Path) -> None:
     with pytest.raises(ResultsError, match="not a results directory"):
-        load_results(tmp_path)
+        load_tables(tmp_path)
 
 
 def test_unreadable_manifest_is_a_clear_error(tmp_path: Path) -> None:

@@ -21,6 +21,8 @@ ENGINE_VERSION = "cottage-1.0"
 """Bumped whenever a change alters any outcome; stamped into records and results."""
 
 VARIANT_KEYS = ("solo", "children")
+SOLO_BENCHMARKS = {"very good": 70.0, "exceptional": 80.0}
+"""The rulebook's solo benchmarks (reports draw them on solo score distributions)."""
 
 
 def result_of(state: State) -> GameResult:
@@ -83,6 +85,8 @@ class CottageGarden:
         data["players"] = rules.players
         data["components"] = rules.catalogue.source
         data["components_digest"] = rules.catalogue.digest()
+        if rules.settings.solo:
+            data["score_benchmarks"] = dict(SOLO_BENCHMARKS)
         return data
 
     def new_game(self, rules: Any, seed: int) -> State:

@@ -8,7 +8,7 @@ carries the complete resolved settings and a config overrides them by the same n
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -179,7 +179,7 @@ def make_settings(
     overrides: Mapping[str, Any] | None = None,
     *,
     solo: bool | None = None,
-    children: list[int | None] | tuple[int | None, ...] | None = None,
+    children: Sequence[int | str | None] | None = None,
 ) -> Settings:
     """Validated settings for ``players`` seats: rulebook defaults, then ``overrides``.
 
@@ -228,7 +228,9 @@ def _check_children(children: object, players: int) -> tuple[int | None, ...]:
         if age in ADULT and not isinstance(age, bool):
             ages.append(None)
         elif isinstance(age, bool) or age not in CHILD_AGES:
-            raise ConfigError(f"children: age {age!r} is not allowed; expected 5, 6 or 7, or none/0 for an adult")
+            raise ConfigError(
+                f"children: age {age!r} is not allowed; expected 5, 6 or 7, or none/0 for an adult"
+            )
         else:
             ages.append(age)
     return tuple(ages)

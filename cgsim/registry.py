@@ -18,7 +18,9 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import os
 import pkgutil
+import sys
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -221,6 +223,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 def _load_class(target: str) -> type[Bot]:
     module_name, _, class_name = target.partition(":")
+    _importable_from_working_directory()
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
@@ -234,6 +237,17 @@ def _load_class(target: str) -> type[Bot]:
         raise UnknownBotError(f"bot {target!r} is not a subclass of cgsim.bot.Bot")
     bot_class: type[Bot] = value
     return bot_class
+
+
+def _importable_from_working_directory() -> None:
+    """Let ``module:Class`` name a module in the current folder, as ``python -m`` would.
+
+    A console script's import path does not include the working directory; a bot file
+    next to the user's config should load all the same.
+    """
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.append(cwd)
 
 
 def _format_value(value: Any) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import sys
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,16 @@ def test_entry_point_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     spec = resolve_bot("plugin-bot:strength=3", "toy")
     assert spec.label == "plugin-bot:strength=3"
     assert spec.create().params.strength == 3
+
+
+def test_a_module_in_the_working_directory_loads_by_module_class(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "localbot_mod.py").write_text(
+        "from cgsim.bot import Bot\n\n\nclass Local(Bot):\n    name = 'local'\n"
+        "    def choose(self, state, legal_actions, rng):\n        return legal_actions[0]\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    spec = resolve_bot("localbot_mod:Local", "cottage-garden")
+    assert spec.cls.__name__ == "Local"

@@ -188,11 +188,12 @@ def _event_text(event: dict[str, Any]) -> str:
 
 def _print_result(game_row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> None:
     winners = set(game_row.get("winners") or [])
-    typer.echo(f"\n{'seat':<5} {'bot':<24} {'score':>6} {'rank':>5}  winner")
+    width = max([3, *(len(str(row["bot"])) for row in seat_rows)])
+    typer.echo(f"\n{'seat':<5} {'bot':<{width}} {'score':>6} {'rank':>5}  winner")
     for row in seat_rows:
         mark = "*" if row["seat"] in winners else ""
         typer.echo(
-            f"{row['seat']:<5} {row['bot']:<24} {row['score']:>6.0f} {row['rank']:>5.1f}  {mark}"
+            f"{row['seat']:<5} {row['bot']:<{width}} {row['score']:>6.0f} {row['rank']:>5.1f}  {mark}"
         )
     typer.echo(
         f"end: {game_row.get('end')}, turns: {game_row.get('turns')}, seed: {game_row.get('seed')}"

@@ -24,13 +24,15 @@ REFERENCE_COLOUR = "#c44e52"
 QUANTILE_COLUMNS = ("q05", "q25", "q50", "q75", "q95")
 
 
-def _figure(width: float, height: float) -> Figure:
+def new_figure(width: float, height: float) -> Figure:
+    """A figure on the Agg canvas: no global pyplot state, safe in any process."""
     figure = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
     FigureCanvasAgg(figure)
     return figure
 
 
-def _save(figure: Figure, path: Path) -> Path:
+def save_png(figure: Figure, path: Path) -> Path:
+    """Write a figure as PNG without a timestamp, so the same plot gives the same bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, format="png", metadata={"Software": None})
     return path
@@ -66,7 +68,7 @@ def _interval_bars(axes: Axes, labels: Sequence[str], table: pl.DataFrame, estim
 def plot_win_rates(win_rate: pl.DataFrame, path: Path, fair: float | None = None) -> Path:
     """Win rate per bot (``bot``, ``win_rate``, ``low``, ``high``) with 95% intervals;
     ``fair`` draws the share every bot would have if all were equal."""
-    figure = _figure(7.0, _height(win_rate.height))
+    figure = new_figure(7.0, _height(win_rate.height))
     axes = figure.add_subplot()
     _interval_bars(axes, win_rate["bot"].to_list(), win_rate, "win_rate")
     if fair is not None:
@@ -74,12 +76,12 @@ def plot_win_rates(win_rate: pl.DataFrame, path: Path, fair: float | None = None
         axes.legend(loc="lower right")
     axes.set_xlabel("win rate (share of wins, ties split)")
     axes.set_title("Win rate per bot (95% block intervals)")
-    return _save(figure, path)
+    return save_png(figure, path)
 
 
 def plot_ratings(ratings: pl.DataFrame, path: Path) -> Path:
     """Ratings per bot (``bot``, ``rating``, ``low``, ``high``) with bootstrap intervals."""
-    figure = _figure(7.0, _height(ratings.height))
+    figure = new_figure(7.0, _height(ratings.height))
     axes = figure.add_subplot()
     positions = np.arange(ratings.height)
     axes.errorbar(
@@ -95,7 +97,7 @@ def plot_ratings(ratings: pl.DataFrame, path: Path) -> Path:
     axes.invert_yaxis()
     axes.set_xlabel("rating (Elo scale)")
     axes.set_title("Ratings (95% block-bootstrap intervals)")
-    return _save(figure, path)
+    return save_png(figure, path)
 
 
 def plot_head_to_head(matrix: pl.DataFrame, path: Path) -> Path:
@@ -105,7 +107,7 @@ def plot_head_to_head(matrix: pl.DataFrame, path: Path) -> Path:
     opponents = matrix.columns[1:]
     values = matrix.select(opponents).cast(pl.Float64).fill_null(float("nan")).to_numpy()
     size = max(len(bots), len(opponents))
-    figure = _figure(2.0 + 0.9 * size, 1.5 + 0.7 * size)
+    figure = new_figure(2.0 + 0.9 * size, 1.5 + 0.7 * size)
     axes = figure.add_subplot()
     image = axes.imshow(values, cmap="RdBu", vmin=0.0, vmax=1.0)
     axes.set_xticks(np.arange(len(opponents)), labels=opponents, rotation=30, ha="right")
@@ -115,12 +117,12 @@ def plot_head_to_head(matrix: pl.DataFrame, path: Path) -> Path:
             axes.text(col, row, f"{values[row, col]:.2f}", ha="center", va="center", fontsize=9)
     figure.colorbar(image, ax=axes, label="row bot ahead (ties half)")
     axes.set_title("Head to head")
-    return _save(figure, path)
+    return save_png(figure, path)
 
 
 def plot_seat_win_rates(seat_win_rate: pl.DataFrame, path: Path) -> Path:
     """Win rate per seat (``players``, ``seat``, ``win_rate``, ``low``, ``high``, ``fair``)."""
-    figure = _figure(7.0, _height(seat_win_rate.height))
+    figure = new_figure(7.0, _height(seat_win_rate.height))
     axes = figure.add_subplot()
     labels = [
         f"{players}p seat {seat}"
@@ -131,7 +133,7 @@ def plot_seat_win_rates(seat_win_rate: pl.DataFrame, path: Path) -> Path:
         axes.axvline(fair, color=REFERENCE_COLOUR, linestyle="--")
     axes.set_xlabel("win rate (dashed: fair share)")
     axes.set_title("Win rate by seat (seat 0 plays first)")
-    return _save(figure, path)
+    return save_png(figure, path)
 
 
 def plot_distribution(
@@ -162,7 +164,7 @@ def plot_distribution(
         }
         for label, row in zip(labels, distribution.iter_rows(named=True), strict=True)
     ]
-    figure = _figure(7.0, _height(len(boxes)))
+    figure = new_figure(7.0, _height(len(boxes)))
     axes = figure.add_subplot()
     axes.bxp(boxes, orientation="horizontal", showmeans=True, patch_artist=False)
     axes.invert_yaxis()
@@ -177,16 +179,16 @@ def plot_distribution(
         axes.legend(loc="lower right")
     axes.set_xlabel(value_label)
     axes.set_title(title)
-    return _save(figure, path)
+    return save_png(figure, path)
 
 
 def plot_histograms(histograms: Mapping[str, pl.DataFrame], path: Path, *, title: str) -> Path:
     """One bar histogram per metric; each table has ``value`` and ``count`` columns."""
-    figure = _figure(7.0, 2.8 * max(1, len(histograms)))
+    figure = new_figure(7.0, 2.8 * max(1, len(histograms)))
     for index, (metric, table) in enumerate(histograms.items(), start=1):
         axes = figure.add_subplot(len(histograms), 1, index)
         axes.bar(table["value"].to_numpy(), table["count"].to_numpy(), width=0.9, color=BAR_COLOUR)
         axes.set_xlabel(metric)
         axes.set_ylabel("games")
     figure.suptitle(title)
-    return _save(figure, path)
+    return save_png(figure, path)

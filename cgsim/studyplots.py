@@ -16,30 +16,17 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import polars as pl
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
-DPI = 100
+from cgsim.plots import new_figure, save_png
+
 COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
-
-
-def _figure(width: float, height: float) -> Figure:
-    figure = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
-    FigureCanvasAgg(figure)
-    return figure
-
-
-def _save(figure: Figure, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(path, format="png", metadata={"Software": None})
-    return path
 
 
 def plot_ecdf(
     samples: Mapping[str, npt.ArrayLike], path: Path, *, title: str, label: str = "score"
 ) -> Path:
     """Empirical cumulative distributions of several samples on one axis."""
-    figure = _figure(6.5, 4.0)
+    figure = new_figure(6.5, 4.0)
     axes = figure.add_subplot()
     for k, (name, values) in enumerate(samples.items()):
         x = np.sort(np.asarray(values, dtype=np.float64))
@@ -55,7 +42,7 @@ def plot_ecdf(
     axes.set_ylabel("share at or below")
     axes.set_title(title)
     axes.legend()
-    return _save(figure, path)
+    return save_png(figure, path)
 
 
 def plot_effects(table: pl.DataFrame, path: Path) -> Path:
@@ -67,7 +54,7 @@ def plot_effects(table: pl.DataFrame, path: Path) -> Path:
     for row in rows.iter_rows(named=True):
         se = (row["high"] - row["low"]) / (2 * 1.96)
         z.append(0.0 if se <= 0 else row["difference"] / se)
-    figure = _figure(6.5, max(2.5, 0.3 * len(names) + 1.2))
+    figure = new_figure(6.5, max(2.5, 0.3 * len(names) + 1.2))
     axes = figure.add_subplot()
     positions = np.arange(len(names))
     colours = [COLOURS[3] if abs(v) > 1.96 else COLOURS[0] for v in z]
@@ -77,14 +64,14 @@ def plot_effects(table: pl.DataFrame, path: Path) -> Path:
     axes.invert_yaxis()
     axes.set_xlabel("change B - A in standard errors (clipped at 10)")
     axes.set_title("Which metrics moved")
-    return _save(figure, path)
+    return save_png(figure, path)
 
 
 def plot_llr(
     history: Sequence[tuple[int, float, float]], bounds: tuple[float, float], path: Path
 ) -> Path:
     """A sequential test's log-likelihood ratios (upward and downward change) by games."""
-    figure = _figure(6.5, 3.8)
+    figure = new_figure(6.5, 3.8)
     axes = figure.add_subplot()
     games = [h[0] for h in history]
     axes.plot(games, [h[1] for h in history], marker="o", label="LLR increase", color=COLOURS[0])
@@ -95,7 +82,7 @@ def plot_llr(
     axes.set_ylabel("log-likelihood ratio")
     axes.set_title("Sequential test")
     axes.legend()
-    return _save(figure, path)
+    return save_png(figure, path)
 
 
 def plot_metric_lines(
@@ -108,7 +95,7 @@ def plot_metric_lines(
     ylabel: str | None = None,
 ) -> Path:
     """One line per series of ``y`` (with ``low``/``high`` error bars) against ``x``."""
-    figure = _figure(6.0, 3.8)
+    figure = new_figure(6.0, 3.8)
     axes = figure.add_subplot()
     for k, (name, frame) in enumerate(series.items()):
         labels = [str(v) for v in frame[x].to_list()]
@@ -131,12 +118,12 @@ def plot_metric_lines(
     axes.set_title(title)
     if len(series) > 1:
         axes.legend(fontsize="small")
-    return _save(figure, path)
+    return save_png(figure, path)
 
 
 def plot_search_path(path_table: pl.DataFrame, path: Path) -> Path:
     """Tuning: every candidate's loss per round (log scale), survivors joined by lines."""
-    figure = _figure(6.5, 4.0)
+    figure = new_figure(6.5, 4.0)
     axes = figure.add_subplot()
     for k, (name,) in enumerate(
         path_table.select("candidate").unique(maintain_order=True).iter_rows()
@@ -153,7 +140,7 @@ def plot_search_path(path_table: pl.DataFrame, path: Path) -> Path:
     axes.set_xlabel("round (games per candidate grow each round)")
     axes.set_ylabel("loss (distance to targets)")
     axes.set_title("Search path")
-    return _save(figure, path)
+    return save_png(figure, path)
 
 
 def html_page(

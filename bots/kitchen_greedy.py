@@ -84,9 +84,17 @@ class Scorer:
         self.catalogue = view.rules.catalogue
         self.task = self.catalogue.tasks[view.tasks[seat]]
         self.hand = _hand(view, seat)
-        opponents = [s for s in range(view.rules.players) if s != seat]
-        self.leader = max(opponents, key=lambda s: (_progress(view, s), -s))
+        self._leader: int | None = None
         self._usefulness: dict[int, float] = {}
+
+    @property
+    def leader(self) -> int:
+        """The opponent furthest along (lowest seat on ties), found when first needed."""
+        if self._leader is None:
+            view = self.view
+            opponents = [s for s in range(view.rules.players) if s != self.seat]
+            self._leader = max(opponents, key=lambda s: (_progress(view, s), -s))
+        return self._leader
 
     def usefulness(self, type_id: int) -> float:
         """How much a card of this type helps the seat (higher keeps it)."""

@@ -1,20 +1,24 @@
-"""``kitchen-search``: determinized Monte-Carlo search over the greedy bot's best moves.
+"""``kitchen-search``: determinized Monte-Carlo that improves on the greedy bot's move.
 
-For a decision it keeps the few actions the greedy scorer likes best, then repeatedly
-samples the hidden cards consistently with its observation (``GAME.determinize``),
-plays every candidate on that same sample followed by a short greedy rollout, and
-scores the end position (a win 1, a loss 0, otherwise a logistic of its lead in
-progress). The candidate with the best mean is played. Sharing each sample across the
-candidates (common random numbers) makes the comparison fair with few playouts.
-Discards and Bazaar swaps are left to the greedy scorer: they matter little and cost
-the most decisions.
+For a decision it takes the greedy bot's own pick and the few other actions the greedy
+scorer likes best. It samples ``worlds`` full states agreeing with its observation and
+with what it has seen go into other hands (``cgsim.kitchen.knowledge``), plays every
+candidate in every world followed by a greedy rollout of ``depth`` turns, and scores
+the end (a win 1, a loss 0, otherwise a logistic of its lead in position value). All
+candidates share the same worlds and rollout seeds (common random numbers), so their
+per-world differences are compared, not their noisy means. Worlds come in batches;
+after each, an alternative whose lead cannot plausibly clear the margin is dropped, and
+sampling stops when only greedy's pick is left, so easy decisions cost little and the
+budget goes to close ones. The bot leaves greedy's pick only for a candidate whose mean
+lead over it exceeds ``margin`` and ``z`` standard errors; otherwise it plays as greedy
+would. Every decision with a choice is searched, discards and Bazaar swaps included:
+which card to keep matters as much as what to play.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -23,31 +27,37 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bots.kitchen_greedy import GreedyParams, Scorer, as_observation, greedy_choice, progress
 from cgsim.bot import Bot
-from cgsim.game import Action
+from cgsim.game import Action, Game
 from cgsim.kitchen.cards import SPECIALS
-from cgsim.kitchen.game import GAME
-from cgsim.kitchen.observation import Observation, unseen_cards
+from cgsim.kitchen.knowledge import Knowledge, sample_world
+from cgsim.kitchen.observation import Observation
 from cgsim.kitchen.rules import apply, can_use_special, legal_actions
-from cgsim.kitchen.state import ACTIONS, CONDITIONS, NONE, OVER, SLUGGARD_RESPONSE, State
-
-SEARCHED_PHASES = (CONDITIONS, SLUGGARD_RESPONSE, ACTIONS)
+from cgsim.kitchen.state import NONE, OVER, State
 
 
 class SearchParams(BaseModel):
-    """Search budget and shape."""
+    """Search budget and shape (no wall-clock budget: the same rng gives the same move)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    playouts: int = Field(60, ge=1, le=100_000, description="playouts per decision, in all")
-    depth: int = Field(4, ge=0, le=1_000, description="rollout length in turns (every seat's)")
-    candidates: int = Field(5, ge=1, le=100, description="greedy-best actions compared")
-    epsilon: float = Field(0.1, ge=0.0, le=1.0, description="rollout chance of a random action")
-    scale: float = Field(4.0, gt=0.0, description="progress lead worth e-fold odds")
-    hand_bias: float = Field(
-        3.0, ge=0.0, description="extra odds that an opponent holds a card it can plant"
+    worlds: int = Field(
+        32, ge=1, le=10_000, description="most sampled hidden-card deals per decision"
     )
-    time_ms: float | None = Field(
-        None, gt=0.0, description="optional per-decision time budget, checked between samples"
+    batch: int = Field(8, ge=1, le=10_000, description="deals sampled between pruning checks")
+    prune: float = Field(
+        2.0, ge=0.0, description="standard errors above its lead an alternative stays hopeful"
+    )
+    depth: int = Field(8, ge=0, le=1_000, description="rollout length in turns (every seat's)")
+    candidates: int = Field(4, ge=1, le=100, description="greedy-best actions compared")
+    epsilon: float = Field(0.0, ge=0.0, le=1.0, description="rollout chance of a random action")
+    scale: float = Field(4.0, gt=0.0, description="position-value lead worth e-fold odds")
+    margin: float = Field(
+        0.02, ge=0.0, description="mean lead over greedy's pick an alternative needs"
+    )
+    z: float = Field(1.0, ge=0.0, description="standard errors of the lead an alternative needs")
+    knowledge: bool = Field(True, description="keep seen cards in their holders' hands")
+    hand_bias: float = Field(
+        3.0, ge=0.0, description="extra odds that an unknown opponent card is one it can plant"
     )
 
 
@@ -73,14 +83,52 @@ def evaluate(state: State, seat: int, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-(mine - best) / scale))
 
 
+def lean_hands(
+    world: State, observation: Observation, knowledge: Knowledge, weight: float, rng: random.Random
+) -> State:
+    """The world with the unknown cards of other hands re-dealt from the same hidden pool,
+    each with odds ``1 + weight`` when its holder could plant it now, else 1.
+
+    Players keep useful cards and discard the rest, so a uniform deal makes opponents
+    look weaker than they are. Known cards stay where they are.
+    """
+    if weight <= 0.0:
+        return world
+    card_types = world.rules.catalogue.card_types
+    seat = observation.seat
+    known = knowledge.known
+    fixed = {card for cards in known for card in cards}
+    pool = [
+        card
+        for other, hand in enumerate(world.hands)
+        if other != seat
+        for card in hand
+        if card not in fixed
+    ]
+    pool.extend(world.deck)
+    hands = list(world.hands)
+    for other in range(world.players):
+        if other == seat:
+            continue
+        scorer = Scorer(world, other, KitchenSearchBot.greedy)
+        chosen = list(known[other])
+        while len(chosen) < len(hands[other]) and pool:
+            odds = [
+                1.0 + (weight if scorer.usefulness(card_types[card]) >= 10.0 else 0.0)
+                for card in pool
+            ]
+            chosen.append(pool.pop(rng.choices(range(len(pool)), weights=odds)[0]))
+        hands[other] = tuple(sorted(chosen))
+    rng.shuffle(pool)
+    return replace(world, hands=tuple(hands), deck=tuple(pool))
+
+
 def rollout(
     state: State, end_turn: int, epsilon: float, greedy: GreedyParams, rng: random.Random
 ) -> State:
     """Play on with the greedy policy (``epsilon`` of the moves at random) until turn
     ``end_turn`` begins or the game ends."""
-    while state.turn < end_turn:
-        if state.phase == OVER:
-            break
+    while state.turn < end_turn and state.phase != OVER:
         legal = legal_actions(state)
         if epsilon and rng.random() < epsilon:
             action = legal[rng.randrange(len(legal))]
@@ -90,34 +138,35 @@ def rollout(
     return state
 
 
-def biased_world(observation: Observation, rng: random.Random, weight: float) -> State:
-    """A determinization whose other hands lean toward cards their owners can plant.
+def lead_stats(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
+    """Mean per-world lead of ``values`` over ``base`` and its standard error."""
+    worlds = len(base)
+    leads = [value - first for value, first in zip(values, base, strict=True)]
+    mean = sum(leads) / worlds
+    if worlds < 2:
+        return mean, 0.0
+    return mean, math.sqrt(sum((lead - mean) ** 2 for lead in leads) / (worlds - 1) / worlds)
 
-    Real opponents keep useful cards and discard the rest, so a uniform deal makes them
-    look weaker than they are; each unseen card is drawn into an opponent's hand with
-    odds ``1 + weight`` when that opponent could plant it now, else 1.
+
+def hopeful(values: Sequence[float], base: Sequence[float], margin: float, prune: float) -> bool:
+    """Whether an alternative could still clear the margin: its lead plus ``prune``
+    standard errors exceeds it."""
+    mean, error = lead_stats(values, base)
+    return mean + prune * error > margin
+
+
+def preferred(values: Sequence[Sequence[float]], margin: float, z: float) -> int:
+    """Index of the candidate to play given per-world values (row 0: greedy's pick).
+
+    An alternative is chosen only when its mean per-world lead over row 0 exceeds both
+    ``margin`` and ``z`` standard errors of that lead; among those, the largest lead.
     """
-    world = GAME.determinize(observation, rng)
-    if weight <= 0.0:
-        return world
-    card_types = world.rules.catalogue.card_types
-    pool = list(unseen_cards(observation))
-    hands = list(world.hands)
-    for other in range(world.players):
-        if other == observation.seat:
-            continue
-        scorer = Scorer(world, other, KitchenSearchBot.greedy)
-        chosen: list[int] = []
-        for _ in range(len(hands[other])):
-            odds = [
-                1.0 + (weight if scorer.usefulness(card_types[card]) >= 10.0 else 0.0)
-                for card in pool
-            ]
-            pick = rng.choices(range(len(pool)), weights=odds)[0]
-            chosen.append(pool.pop(pick))
-        hands[other] = tuple(sorted(chosen))
-    rng.shuffle(pool)
-    return replace(world, hands=tuple(hands), deck=tuple(pool))
+    chosen, best_lead = 0, 0.0
+    for index in range(1, len(values)):
+        mean, spread = lead_stats(values[index], values[0])
+        if mean > margin and mean > z * spread and mean > best_lead:
+            chosen, best_lead = index, mean
+    return chosen
 
 
 class KitchenSearchBot(Bot):
@@ -125,48 +174,84 @@ class KitchenSearchBot(Bot):
 
     name: ClassVar[str] = "kitchen-search"
     description: ClassVar[str] = (
-        "samples hidden cards and compares the best greedy moves by greedy playouts"
+        "samples hidden cards and plays a better move than greedy's when playouts agree"
     )
     games: ClassVar[tuple[str, ...]] = ("kitchen-garden",)
     Params: ClassVar[type[BaseModel]] = SearchParams
 
     greedy = GreedyParams()
 
+    def __init__(self, params: BaseModel | None = None) -> None:
+        super().__init__(params)
+        self._last: Observation | None = None
+        self._knowledge: Knowledge | None = None
+
+    def new_game(self, game: Game, seat: int, state: Any) -> None:
+        super().new_game(game, seat, state)
+        self._last = as_observation(state)
+        self._knowledge = Knowledge.empty(self._last)
+
+    def observe(self, state: Any, seat: int, action: Action) -> None:
+        """Learn which open cards went into other hands with the action just played."""
+        after = as_observation(state)
+        last, knowledge = self._last, self._knowledge
+        if last is not None and knowledge is not None and last.seat == after.seat:
+            self._knowledge = knowledge.update(last, seat, action, after)
+        self._last = after
+
+    def knowledge_for(self, observation: Observation) -> Knowledge:
+        """What this bot knows of other hands, valid for ``observation`` (or nothing)."""
+        if not self.params.knowledge or self._knowledge is None:
+            return Knowledge.empty(observation)
+        return self._knowledge.consistent(observation)
+
     def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         observation = as_observation(state)
-        if len(legal_actions) == 1 or observation.phase not in SEARCHED_PHASES:
-            return greedy_choice(observation, observation.seat, legal_actions, self.greedy, rng)
-        candidates = self._candidates(observation, legal_actions)
+        pick = greedy_choice(observation, observation.seat, legal_actions, self.greedy, rng)
+        if len(legal_actions) == 1:
+            return pick
+        candidates = self._candidates(observation, legal_actions, pick)
         if len(candidates) == 1:
-            return candidates[0]
+            return pick
         return self._search(observation, candidates, rng)
 
-    def _candidates(self, observation: Observation, legal: Sequence[Action]) -> list[Action]:
+    def _candidates(
+        self, observation: Observation, legal: Sequence[Action], pick: Action
+    ) -> list[Action]:
+        """Greedy's pick first, then the best-scored others, ``candidates`` in all."""
         scorer = Scorer(observation, observation.seat, self.greedy)
-        ranked = sorted(legal, key=lambda action: -scorer.score(action))
-        return ranked[: self.params.candidates]
+        others = sorted((a for a in legal if a != pick), key=lambda a: -scorer.score(a))
+        return [pick, *others[: self.params.candidates - 1]]
 
     def _search(
         self, observation: Observation, candidates: list[Action], rng: random.Random
     ) -> Action:
         params: SearchParams = self.params
         seat = observation.seat
-        totals = [0.0] * len(candidates)
+        knowledge = self.knowledge_for(observation)
         end_turn = observation.turn + params.depth
-        samples = max(1, params.playouts // len(candidates))
-        deadline = (
-            time.perf_counter() + params.time_ms / 1000.0 if params.time_ms is not None else None
-        )
-        for _ in range(samples):
-            world = biased_world(observation, rng, params.hand_bias)
-            rollout_seed = rng.getrandbits(64)
-            for index, action in enumerate(candidates):
-                after = apply(world, action)
-                final = rollout(
-                    after, end_turn, params.epsilon, self.greedy, random.Random(rollout_seed)
-                )
-                totals[index] += evaluate(final, seat, params.scale)
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        best = max(range(len(candidates)), key=lambda index: (totals[index], -index))
-        return candidates[best]
+        values: list[list[float]] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
+        sampled = 0
+        while sampled < params.worlds and len(alive) > 1:
+            for _ in range(min(params.batch, params.worlds - sampled)):
+                world = sample_world(observation, knowledge, rng)
+                world = lean_hands(world, observation, knowledge, params.hand_bias, rng)
+                rollout_seed = rng.getrandbits(64)
+                for index in alive:
+                    final = rollout(
+                        apply(world, candidates[index]),
+                        end_turn,
+                        params.epsilon,
+                        self.greedy,
+                        random.Random(rollout_seed),
+                    )
+                    values[index].append(evaluate(final, seat, params.scale))
+                sampled += 1
+            alive = [0] + [
+                index
+                for index in alive[1:]
+                if hopeful(values[index], values[0], params.margin, params.prune)
+            ]
+        chosen = preferred([values[index] for index in alive], params.margin, params.z)
+        return candidates[alive[chosen]]

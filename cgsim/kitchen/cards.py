@@ -65,6 +65,9 @@ class Catalogue:
     """Type of every card id; card ids are ``0..len(card_types)-1``, grouped by type."""
     type_crop: tuple[int, ...]
     type_plants: tuple[int, ...]
+    type_start: tuple[int, ...]
+    """First card id of every type, plus the card count: type ``t`` is ids
+    ``type_start[t]`` to ``type_start[t + 1] - 1`` (cards are grouped by type)."""
     weed: int
     worker: int
     sluggard: int
@@ -204,11 +207,14 @@ def catalogue_from_mapping(data: Mapping[str, Any], source: str = "components") 
     }
     types: list[CardType] = []
     card_types: list[int] = []
+    type_start: list[int] = []
     for crop in range(len(crops)):
         for plants, count in plant_counts.items():
+            type_start.append(len(card_types))
             card_types.extend([len(types)] * count)
             types.append(CardType(PLANT, crop, plants))
     for kind in ACTION_KINDS:
+        type_start.append(len(card_types))
         card_types.extend([len(types)] * extra[kind])
         types.append(CardType(kind, -1, 0))
     if len(types) > MAX_CARD_TYPES:
@@ -230,6 +236,7 @@ def catalogue_from_mapping(data: Mapping[str, Any], source: str = "components") 
         card_types=tuple(card_types),
         type_crop=tuple(t.crop for t in types),
         type_plants=tuple(t.plants for t in types),
+        type_start=(*type_start, len(card_types)),
         weed=weed,
         worker=worker,
         sluggard=sluggard,

@@ -10,6 +10,7 @@ appended to it as a record event, so records and replays use this very code.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -170,13 +171,54 @@ def plants_planted(state: State, seat: int) -> int:
 # ---------------------------------------------------------------- legality
 
 
-def _has_type(card_types: Sequence[int], hand: Sequence[int], type_id: int) -> bool:
-    return any(card_types[card] == type_id for card in hand)
+def _has_type(catalogue: Catalogue, hand: Sequence[int], type_id: int) -> bool:
+    """Whether a hand holds a card of the type; hands are sorted and a type's ids form one
+    range, so one bisection answers."""
+    index = bisect_left(hand, catalogue.type_start[type_id])
+    return index < len(hand) and hand[index] < catalogue.type_start[type_id + 1]
+
+
+def _hand_types(card_types: Sequence[int], hand: Sequence[int]) -> list[int]:
+    """Distinct card types of a sorted hand, ascending (ids are grouped by type)."""
+    return list(dict.fromkeys(map(card_types.__getitem__, hand)))
 
 
 def can_use_special(specials: Sequence[tuple[int, ...]], special: int, seat: int) -> bool:
     """Whether ``seat`` holds a copy of the special, or the shared copy lies in the middle."""
     return seat in specials[special] or MIDDLE in specials[special]
+
+
+class _LastPile:
+    """The last pile (market or discard tuple) and card-type table a derived list was
+    computed for, and that list (never mutated by its users): piles are immutable tuples shared by every state until they change, so
+    consecutive states usually hit by identity."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: tuple[Sequence[int] | None, Sequence[int] | None, list[int]] = (None, None, [])
+
+
+_MARKET_SLOTS = _LastPile()
+_DISCARD_TYPES = _LastPile()
+
+
+def _market_slots(card_types: Sequence[int], market: Sequence[int]) -> list[int]:
+    """``_first_slots`` of a market, remembered for the last market seen."""
+    pile, types, slots = _MARKET_SLOTS.last
+    if pile is not market or types is not card_types:
+        slots = _first_slots(card_types, market)
+        _MARKET_SLOTS.last = (market, card_types, slots)
+    return slots
+
+
+def _discard_types(card_types: Sequence[int], discard: Sequence[int]) -> list[int]:
+    """Distinct card types of the discard pile, ascending, remembered for the last pile."""
+    pile, known_types, types = _DISCARD_TYPES.last
+    if pile is not discard or known_types is not card_types:
+        types = sorted(set(map(card_types.__getitem__, discard)))
+        _DISCARD_TYPES.last = (discard, card_types, types)
+    return types
 
 
 def _first_slots(card_types: Sequence[int], cards: Sequence[int]) -> list[int]:
@@ -195,26 +237,43 @@ def _condition_actions(s: _Fields) -> list[Action]:
     catalogue = s.rules.catalogue
     seat = s.active
     hand = s.hands[seat]
-    card_types = catalogue.card_types
     found = [A.encode(A.END_CONDITIONS)]
-    if not s.flags & USED_WORKER and _has_type(card_types, hand, catalogue.worker):
+    if not s.flags & USED_WORKER and _has_type(catalogue, hand, catalogue.worker):
         found.append(A.encode(A.COND_WORKER))
     if not s.flags & USED_SPECIAL:
         for special in range(len(SPECIALS)):
             if can_use_special(s.specials, special, seat):
                 found.append(A.encode(A.COND_SPECIAL, special))
-    if not s.flags & USED_SLUGGARD and _has_type(card_types, hand, catalogue.sluggard):
+    if not s.flags & USED_SLUGGARD and _has_type(catalogue, hand, catalogue.sluggard):
         for target in range(s.rules.players):
             if target != seat and s.sluggards[target] == NONE:
                 found.append(A.encode(A.COND_SLUGGARD, target))
     return found
 
 
-def _swap_actions(s: _Fields, kind: int) -> list[Action]:
+def _has_condition_choice(s: _Fields) -> bool:
+    """Whether the conditions phase offers more than "no more conditions" (the same test
+    as ``len(_condition_actions(s)) > 1``, without building the list)."""
+    seat = s.active
+    flags = s.flags
+    if not flags & USED_SPECIAL:
+        for holders in s.specials:
+            if seat in holders or MIDDLE in holders:
+                return True
+    catalogue = s.rules.catalogue
+    hand = s.hands[seat]
+    if not flags & USED_WORKER and _has_type(catalogue, hand, catalogue.worker):
+        return True
+    if not flags & USED_SLUGGARD and _has_type(catalogue, hand, catalogue.sluggard):
+        sluggards = s.sluggards
+        return any(t != seat and sluggards[t] == NONE for t in range(s.rules.players))
+    return False
+
+
+def _swap_actions(s: _Fields, kind: int, hand_types: Sequence[int]) -> list[Action]:
     card_types = s.rules.catalogue.card_types
-    hand_types = sorted({card_types[card] for card in s.hands[s.active]})
     market = s.market
-    slots = _first_slots(card_types, market)
+    slots = _market_slots(card_types, market)
     base = kind << 18
     return [
         base | hand_type << 12 | slot << 6
@@ -224,20 +283,19 @@ def _swap_actions(s: _Fields, kind: int) -> list[Action]:
     ]
 
 
-def _harvest_actions(s: _Fields) -> list[Action]:
+def _harvest_actions(s: _Fields, hand_types: Sequence[int]) -> list[Action]:
     return [A.HARVEST << 18] if s.deck or s.discard else []
 
 
-def _plant_actions(s: _Fields) -> list[Action]:
+def _plant_actions(s: _Fields, hand_types: Sequence[int]) -> list[Action]:
     catalogue = s.rules.catalogue
-    card_types = catalogue.card_types
     type_crop = catalogue.type_crop
     type_plants = catalogue.type_plants
     seat = s.active
     task = catalogue.tasks[s.tasks[seat]]
     own_beds = s.beds[seat]
     found: list[Action] = []
-    for hand_type in sorted({card_types[card] for card in s.hands[seat]}):
+    for hand_type in hand_types:
         crop = type_crop[hand_type]
         if crop >= 0 and can_plant(
             catalogue, own_beds[crop], task.targets[crop], task.slots[crop], type_plants[hand_type]
@@ -246,10 +304,10 @@ def _plant_actions(s: _Fields) -> list[Action]:
     return found
 
 
-def _weed_actions(s: _Fields) -> list[Action]:
+def _weed_actions(s: _Fields, hand_types: Sequence[int]) -> list[Action]:
     catalogue = s.rules.catalogue
     seat = s.active
-    if not _has_type(catalogue.card_types, s.hands[seat], catalogue.weed):
+    if catalogue.weed not in hand_types:
         return []
     found: list[Action] = []
     for target in range(s.rules.players):
@@ -262,11 +320,11 @@ def _weed_actions(s: _Fields) -> list[Action]:
     return found
 
 
-def _weeding_actions(s: _Fields) -> list[Action]:
+def _weeding_actions(s: _Fields, hand_types: Sequence[int]) -> list[Action]:
     catalogue = s.rules.catalogue
     card_types = catalogue.card_types
     seat = s.active
-    if not _has_type(card_types, s.hands[seat], catalogue.worker):
+    if catalogue.worker not in hand_types:
         return []
     return [
         A.WEEDING << 18 | crop << 12 | slot << 6
@@ -275,32 +333,30 @@ def _weeding_actions(s: _Fields) -> list[Action]:
     ]
 
 
-def _market_actions(s: _Fields) -> list[Action]:
-    return _swap_actions(s, A.MARKET)
+def _market_actions(s: _Fields, hand_types: Sequence[int]) -> list[Action]:
+    return _swap_actions(s, A.MARKET, hand_types)
 
 
-def _bazaar_actions(s: _Fields) -> list[Action]:
+def _bazaar_actions(s: _Fields, hand_types: Sequence[int]) -> list[Action]:
     return [A.BAZAAR << 18] if can_use_special(s.specials, BAZAAR, s.active) else []
 
 
-def _holiday_actions(s: _Fields) -> list[Action]:
+def _holiday_actions(s: _Fields, hand_types: Sequence[int]) -> list[Action]:
     return [A.HOLIDAY << 18] if can_use_special(s.specials, HOLIDAY, s.active) else []
 
 
-def _crow_actions(s: _Fields) -> list[Action]:
+def _crow_actions(s: _Fields, hand_types: Sequence[int]) -> list[Action]:
     if not can_use_special(s.specials, CROW, s.active):
         return []
     card_types = s.rules.catalogue.card_types
-    return [A.CROW << 18 | t << 12 for t in sorted({card_types[card] for card in s.discard})]
+    return [A.CROW << 18 | t << 12 for t in _discard_types(card_types, s.discard)]
 
 
-def _steal_actions(s: _Fields) -> list[Action]:
+def _steal_actions(s: _Fields, hand_types: Sequence[int]) -> list[Action]:
     catalogue = s.rules.catalogue
     card_types = catalogue.card_types
     seat = s.active
-    if not can_use_special(s.specials, CROW, seat) or not _has_type(
-        card_types, s.hands[seat], catalogue.sluggard
-    ):
+    if catalogue.sluggard not in hand_types or not can_use_special(s.specials, CROW, seat):
         return []
     return [
         A.STEAL << 18 | target << 12 | crop << 6 | slot
@@ -328,19 +384,58 @@ order; ``apply`` checks an action against its own kind's generator only."""
 
 
 def _turn_actions(s: _Fields) -> list[Action]:
-    found: list[Action] = []
-    for _, generator in _TURN_GENERATORS:
-        found.extend(generator(s))
+    """The generators' lists joined in ``_TURN_GENERATORS`` order; a generator that
+    cannot yield anything (no Weed, Worker or Sluggard in hand, special not at hand) is
+    not called at all, which is where most of the time went."""
+    catalogue = s.rules.catalogue
+    seat = s.active
+    hand_types = _hand_types(catalogue.card_types, s.hands[seat])
+    found = [A.HARVEST << 18] if s.deck or s.discard else []
+    found += _plant_actions(s, hand_types)
+    if catalogue.weed in hand_types:
+        found += _weed_actions(s, hand_types)
+    if catalogue.worker in hand_types:
+        found += _weeding_actions(s, hand_types)
+    found += _swap_actions(s, A.MARKET, hand_types)
+    specials = s.specials
+    if seat in specials[BAZAAR] or MIDDLE in specials[BAZAAR]:
+        found.append(A.BAZAAR << 18)
+    if seat in specials[HOLIDAY] or MIDDLE in specials[HOLIDAY]:
+        found.append(A.HOLIDAY << 18)
+    if seat in specials[CROW] or MIDDLE in specials[CROW]:
+        found += _crow_actions(s, hand_types)
+        if catalogue.sluggard in hand_types:
+            found += _steal_actions(s, hand_types)
     return found
 
 
 def _distinct_type_actions(s: _Fields, seat: int, kind: int) -> list[Action]:
-    card_types = s.rules.catalogue.card_types
-    return [A.encode(kind, t) for t in sorted({card_types[card] for card in s.hands[seat]})]
+    base = kind << 18
+    return [base | t << 12 for t in _hand_types(s.rules.catalogue.card_types, s.hands[seat])]
+
+
+class _Memo:
+    """The last state ``legal_actions`` answered for and its answer: ``apply`` on that very
+    state (the usual next call) checks the action against it instead of generating again.
+    States are immutable, so identity is enough; one tuple keeps reads consistent."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: tuple[State | None, tuple[Action, ...]] = (None, ())
+
+
+_MEMO = _Memo()
 
 
 def legal_actions(state: State) -> list[Action]:
     """Every legal action at the current decision point, in a fixed order."""
+    found = _generate_legal_actions(state)
+    _MEMO.last = (state, tuple(found))
+    return found
+
+
+def _generate_legal_actions(state: State) -> list[Action]:
     phase = state.phase
     if phase == ACTIONS:
         return _turn_actions(state)
@@ -351,7 +446,8 @@ def legal_actions(state: State) -> list[Action]:
     if phase == HOLIDAY_DISCARDS:
         return _distinct_type_actions(state, state.sub_seat, A.HOLIDAY_DISCARD)
     if phase == BAZAAR_SWAPS:
-        return [*_swap_actions(state, A.BAZAAR_SWAP), A.encode(A.BAZAAR_DONE)]
+        hand_types = _hand_types(state.rules.catalogue.card_types, state.hands[state.active])
+        return [*_swap_actions(state, A.BAZAAR_SWAP, hand_types), A.encode(A.BAZAAR_DONE)]
     if phase == SLUGGARD_RESPONSE:
         return [A.encode(A.CANCEL_SLUGGARD), A.encode(A.ACCEPT_SLUGGARD)]
     return []
@@ -438,6 +534,8 @@ class _Work:
         )
 
     def emit(self, event: Event) -> None:
+        """Append an event to the log, if any (the hottest call sites test ``log`` first
+        so that games without a record do not even build the event)."""
         if self.log is not None:
             self.log.append(event)
 
@@ -447,20 +545,18 @@ class _Work:
         return self.rules.catalogue.crops[crop]
 
     def take_type(self, seat: int, type_id: int) -> int:
-        """Remove the lowest-id card of a type from a hand."""
-        card_types = self.rules.catalogue.card_types
+        """Remove the lowest-id card of a type from a (sorted) hand."""
+        type_start = self.rules.catalogue.type_start
         hand = self.hands[seat]
-        for index, card in enumerate(hand):
-            if card_types[card] == type_id:
-                self.hands[seat] = hand[:index] + hand[index + 1 :]
-                return card
+        index = bisect_left(hand, type_start[type_id])
+        if index < len(hand) and hand[index] < type_start[type_id + 1]:
+            self.hands[seat] = hand[:index] + hand[index + 1 :]
+            return hand[index]
         raise IllegalActionError(f"seat {seat} has no {type_name(self.rules.catalogue, type_id)}")
 
     def give(self, seat: int, card: int) -> None:
         hand = self.hands[seat]
-        index = 0
-        while index < len(hand) and hand[index] < card:
-            index += 1
+        index = bisect_left(hand, card)
         self.hands[seat] = (*hand[:index], card, *hand[index:])
 
     def draw(self) -> int:
@@ -517,10 +613,16 @@ def _illegal(state: State, action: Action) -> IllegalActionError:
 
 
 def _is_legal(state: State, action: Action) -> bool:
+    memo_state, memo_actions = _MEMO.last
+    if memo_state is state:
+        return action in memo_actions
     if state.phase == ACTIONS:
         generator = _TURN_GENERATOR_OF.get(action >> 18)
-        return generator is not None and action in generator(state)
-    return action in legal_actions(state)
+        if generator is None:
+            return False
+        hand_types = _hand_types(state.rules.catalogue.card_types, state.hands[state.active])
+        return action in generator(state, hand_types)
+    return action in _generate_legal_actions(state)
 
 
 def apply(state: State, action: Action, log: list[Event] | None = None) -> State:
@@ -540,7 +642,8 @@ def _perform(w: _Work, action: Action) -> None:
     settings = w.rules.settings
     seat = w.active
     if kind == A.END_CONDITIONS:
-        w.emit({"e": "end_conditions"})
+        if w.log is not None:
+            w.emit({"e": "end_conditions"})
         w.phase = ACTIONS
     elif kind == A.COND_WORKER:
         card = w.take_type(seat, catalogue.worker)
@@ -557,7 +660,7 @@ def _perform(w: _Work, action: Action) -> None:
         card = w.take_type(seat, catalogue.sluggard)
         w.flags |= USED_SLUGGARD
         w.emit({"e": "sluggard", "target": a, "card": card})
-        if _has_type(catalogue.card_types, w.hands[a], catalogue.worker):
+        if _has_type(catalogue, w.hands[a], catalogue.worker):
             w.phase = SLUGGARD_RESPONSE
             w.sub_seat = a
             w.pending = card
@@ -589,7 +692,8 @@ def _perform_action_phase(w: _Work, kind: int, a: int, b: int, c: int) -> None:
     if kind == A.HARVEST:
         card = w.draw()
         w.give(seat, card)
-        w.emit({"e": "harvest", "card": card})
+        if w.log is not None:
+            w.emit({"e": "harvest", "card": card})
         w.actions_left -= 1
     elif kind == A.PLANT:
         _plant(w, seat, a)
@@ -612,7 +716,8 @@ def _perform_action_phase(w: _Work, kind: int, a: int, b: int, c: int) -> None:
         w.market = (*w.market[:b], given, *w.market[b + 1 :])
         w.give(seat, taken)
         name = "market" if kind == A.MARKET else "bazaar_swap"
-        w.emit({"e": name, "give": given, "take": taken, "slot": b})
+        if w.log is not None:
+            w.emit({"e": name, "give": given, "take": taken, "slot": b})
         if kind == A.MARKET:
             w.actions_left -= 1
         else:
@@ -672,7 +777,8 @@ def _perform_action_phase(w: _Work, kind: int, a: int, b: int, c: int) -> None:
     elif kind == A.CLEAN_DISCARD:
         card = w.take_type(seat, a)
         w.discard = (*w.discard, card)
-        w.emit({"e": "discard", "seat": seat, "card": card, "why": "clean"})
+        if w.log is not None:
+            w.emit({"e": "discard", "seat": seat, "card": card, "why": "clean"})
 
 
 def _plant(w: _Work, seat: int, type_id: int) -> None:
@@ -681,7 +787,8 @@ def _plant(w: _Work, seat: int, type_id: int) -> None:
     crop = catalogue.type_crop[type_id]
     bed = (*w.beds[seat][crop], card)
     w.set_bed(seat, crop, bed)
-    w.emit({"e": "plant", "card": card, "bed": w.crop_name(crop)})
+    if w.log is not None:
+        w.emit({"e": "plant", "card": card, "bed": w.crop_name(crop)})
     w.actions_left -= 1
     task = catalogue.tasks[w.tasks[seat]]
     if not bed_full(catalogue, bed, task.targets[crop], task.slots[crop]):
@@ -719,7 +826,7 @@ def _settle(w: _Work) -> None:
             else:
                 return
         elif phase == CONDITIONS:
-            if len(_condition_actions(w)) > 1:
+            if _has_condition_choice(w):
                 return
             w.phase = ACTIONS
         elif phase == CLEANING:
@@ -727,7 +834,9 @@ def _settle(w: _Work) -> None:
                 return
             _next_turn(w)
         elif phase == BAZAAR_SWAPS:
-            if w.sub > 0 and _swap_actions(w, A.BAZAAR_SWAP):
+            if w.sub > 0 and _swap_actions(
+                w, A.BAZAAR_SWAP, _hand_types(w.rules.catalogue.card_types, w.hands[w.active])
+            ):
                 return
             w.phase = ACTIONS
             w.sub = 0
@@ -784,7 +893,8 @@ def _next_turn(w: _Work) -> None:
             return
         w.turn += 1
         w.active = (w.active + 1) % players
-        w.emit({"e": "turn", "n": w.turn, "seat": w.active})
+        if w.log is not None:
+            w.emit({"e": "turn", "n": w.turn, "seat": w.active})
         sluggard = w.sluggards[w.active]
         if sluggard == NONE:
             break

@@ -2,8 +2,9 @@
 
 Every deal is played twice with the seats swapped, so the luck of the deal cancels.
 Bots see only their observation. An aborted game counts as half a win for each side.
-Run as ``python -m cgsim.kitchen.strength [--deals N] [--seed S]``; it prints, per pair,
-the upper bot's win rate with a 95% Wilson interval.
+Run as ``python -m cgsim.kitchen.strength [--deals N] [--seed S] [--jobs J]``; it prints,
+per pair, the upper bot's win rate with a 95% Wilson interval. ``--jobs`` spreads the
+deals over processes; the figures do not depend on it.
 """
 
 from __future__ import annotations
@@ -50,26 +51,46 @@ def play(bots: Sequence[Bot], seed: int) -> tuple[int, ...]:
     rngs = [random.Random(f"strength:{seed}:{seat}") for seat in range(len(bots))]
     for seat, bot in enumerate(bots):
         bot.new_game(GAME, seat, GAME.observation(state, seat))
+    watchers = [
+        (seat, bot) for seat, bot in enumerate(bots) if type(bot).observe is not Bot.observe
+    ]
     while not GAME.is_terminal(state):
         seat = GAME.current_player(state)
         legal = GAME.legal_actions(state)
         action = bots[seat].choose(GAME.observation(state, seat), legal, rngs[seat])
         state = GAME.apply(state, action)
+        for watcher_seat, watcher in watchers:
+            watcher.observe(GAME.observation(state, watcher_seat), seat, action)
     return GAME.result(state).winners
 
 
-def rung(lower: str, upper: str, deals: int, seed: int) -> tuple[float, int, float]:
-    """Points of the upper bot (win 1, abort 0.5), games played, seconds taken."""
+def deal_points(lower: str, upper: str, game_seed: int) -> float:
+    """Points of the upper bot over the two games of one deal (seats swapped)."""
     points = 0.0
+    for upper_seat in (0, 1):
+        bots = [load_bot(lower), load_bot(lower)]
+        bots[upper_seat] = load_bot(upper)
+        winners = play(bots, game_seed)
+        points += 1.0 if upper_seat in winners else 0.5 if not winners else 0.0
+    return points
+
+
+def _deal_task(task: tuple[str, str, int]) -> float:
+    return deal_points(*task)
+
+
+def rung(lower: str, upper: str, deals: int, seed: int, jobs: int = 1) -> tuple[float, int, float]:
+    """Points of the upper bot (win 1, abort 0.5), games played, seconds taken."""
     started = time.perf_counter()
-    for deal in range(deals):
-        game_seed = seed * 1_000_003 + deal
-        for upper_seat in (0, 1):
-            bots = [load_bot(lower), load_bot(lower)]
-            bots[upper_seat] = load_bot(upper)
-            winners = play(bots, game_seed)
-            points += 1.0 if upper_seat in winners else 0.5 if not winners else 0.0
-    return points, 2 * deals, time.perf_counter() - started
+    tasks = [(lower, upper, seed * 1_000_003 + deal) for deal in range(deals)]
+    if jobs > 1:
+        from multiprocess import Pool
+
+        with Pool(jobs) as pool:
+            results: list[float] = pool.map(_deal_task, tasks)
+    else:
+        results = [_deal_task(task) for task in tasks]
+    return sum(results), 2 * deals, time.perf_counter() - started
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -77,9 +98,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals", type=int, default=100, help="deals per rung (2 games each)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals")
+    parser.add_argument("--jobs", type=int, default=1, help="processes to spread deals over")
     args = parser.parse_args(argv)
     for lower, upper in LADDER:
-        points, games, seconds = rung(lower, upper, args.deals, args.seed)
+        points, games, seconds = rung(lower, upper, args.deals, args.seed, max(1, args.jobs))
         low, high = wilson(points, games)
         print(
             f"{upper.split(':')[1]} vs {lower.split(':')[1]}: {points / games:.3f} "

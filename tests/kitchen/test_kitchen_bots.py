@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
+import bots.kitchen_search as search_module
 from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot
-from bots.kitchen_search import KitchenSearchBot, SearchParams
+from bots.kitchen_search import (
+    KitchenSearchBot,
+    SearchParams,
+    hopeful,
+    lead_stats,
+    lean_hands,
+    preferred,
+)
 from cgsim.bot import Bot
 from cgsim.kitchen.game import GAME
+from cgsim.kitchen.knowledge import Knowledge, sample_world
 from cgsim.kitchen.state import State
 from cgsim.kitchen.strength import play, wilson
 
@@ -33,7 +43,7 @@ def play_game(bots: list[Bot], seed: int, cap: int = 400) -> tuple[State, list[i
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_greedy_and_search_play_full_games(players: int) -> None:
     bots: list[Bot] = [KitchenGreedyBot() for _ in range(players)]
-    bots[-1] = KitchenSearchBot(SearchParams(playouts=4, depth=1, candidates=2))
+    bots[-1] = KitchenSearchBot(SearchParams(worlds=2, depth=1, candidates=2))
     state, _ = play_game(bots, players, cap=120)
     assert GAME.is_terminal(state)
 
@@ -49,7 +59,7 @@ def test_params_are_validated() -> None:
     with pytest.raises(ValidationError):
         GreedyParams(unknown=1)  # type: ignore[call-arg]
     with pytest.raises(ValidationError):
-        SearchParams(playouts=0)
+        SearchParams(worlds=0)
     assert KitchenSearchBot.games == ("kitchen-garden",)
 
 
@@ -57,3 +67,95 @@ def test_strength_helpers() -> None:
     low, high = wilson(60, 100)
     assert 0.49 < low < 0.6 < high < 0.7
     assert play([KitchenGreedyBot(), KitchenGreedyBot()], 4) in ((0,), (1,), ())
+
+
+def test_search_is_deterministic_given_the_rng() -> None:
+    params = SearchParams(worlds=3, depth=2, candidates=3)
+    first = play_game([KitchenGreedyBot(), KitchenSearchBot(params)], 5, cap=60)
+    second = play_game([KitchenGreedyBot(), KitchenSearchBot(params)], 5, cap=60)
+    assert first[1] == second[1]
+
+
+def test_preferred_keeps_greedys_pick_unless_an_alternative_is_clearly_better() -> None:
+    greedy = [0.5, 0.6, 0.4, 0.5]
+    assert preferred([greedy, [0.5, 0.6, 0.4, 0.5]], 0.0, 0.0) == 0
+    assert preferred([greedy, [0.51, 0.61, 0.41, 0.51]], 0.02, 0.0) == 0
+    assert preferred([greedy, [0.6, 0.7, 0.5, 0.6]], 0.02, 1.0) == 1
+    noisy = [0.9, 0.3, 0.8, 0.2]
+    assert preferred([greedy, noisy], 0.02, 1.0) == 0
+    assert preferred([greedy, [0.6, 0.7, 0.5, 0.6], [0.7, 0.8, 0.6, 0.7]], 0.02, 1.0) == 2
+    assert preferred([[0.5], [0.9]], 0.02, 1.0) == 1
+
+
+def test_search_plays_like_greedy_when_no_alternative_can_clear_the_margin() -> None:
+    timid = KitchenSearchBot(SearchParams(worlds=2, depth=1, margin=1.0))
+    greedy = KitchenGreedyBot()
+    rules = GAME.make_rules(2, {"turn_cap": 40})
+    state = GAME.new_game(rules, 8)
+    decisions = 0
+    while not GAME.is_terminal(state):
+        view = GAME.observation(state, GAME.current_player(state))
+        legal = GAME.legal_actions(state)
+        action = greedy.choose(view, legal, random.Random(decisions))
+        assert timid.choose(view, legal, random.Random(decisions)) == action
+        state = GAME.apply(state, action)
+        decisions += 1
+    assert decisions > 20
+
+
+def test_strength_play_feeds_observations_to_watching_bots() -> None:
+    seen: list[int] = []
+
+    class Watcher(KitchenGreedyBot):
+        def observe(self, state: object, seat: int, action: int) -> None:
+            seen.append(action)
+
+    play([Watcher(), KitchenGreedyBot()], 2)
+    assert seen
+
+
+def test_hopeful_drops_alternatives_that_cannot_reach_the_margin() -> None:
+    base = [0.5, 0.6, 0.4, 0.5]
+    assert lead_stats([0.6, 0.7, 0.5, 0.6], base) == pytest.approx((0.1, 0.0))
+    assert not hopeful([0.4, 0.5, 0.3, 0.4], base, 0.02, 2.0)
+    assert hopeful([0.9, 0.3, 0.8, 0.2], base, 0.02, 2.0)
+    assert not hopeful([0.9, 0.3, 0.8, 0.2], base, 0.5, 0.0)
+
+
+def test_search_with_pruning_spends_fewer_rollouts_on_clear_decisions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[int] = []
+    original = search_module.rollout
+
+    def counting(*args: Any) -> State:
+        calls.append(1)
+        return original(*args)
+
+    monkeypatch.setattr(search_module, "rollout", counting)
+    state = GAME.new_game(GAME.make_rules(2, {}), 12)
+    legal = GAME.legal_actions(state)
+    params = SearchParams(worlds=16, batch=4, candidates=3, prune=0.0, margin=0.5)
+    KitchenSearchBot(params).choose(GAME.observation(state, 0), legal, random.Random(1))
+    assert len(legal) >= 3
+    assert len(calls) == 4 * 3
+
+
+def test_leaning_hands_keeps_the_observation_and_known_cards() -> None:
+    state = GAME.new_game(GAME.make_rules(3, {}), 21)
+    for _ in range(30):
+        state = GAME.apply(state, GAME.legal_actions(state)[0])
+    view = GAME.observation(state, 0)
+    hidden = sorted(c for s in (1, 2) for c in state.hands[s])
+    known = Knowledge(0, ((), (hidden[0],), ()))
+    if hidden[0] not in state.hands[1]:
+        known = Knowledge(0, ((), (), (hidden[0],)))
+    world = sample_world(view, known, random.Random(3))
+    leaned = lean_hands(world, view, known, 5.0, random.Random(4))
+    assert GAME.observation(leaned, 0) == view
+    assert sorted([*leaned.deck, *(c for h in leaned.hands for c in h)]) == sorted(
+        [*world.deck, *(c for h in world.hands for c in h)]
+    )
+    holder = 1 if known.known[1] else 2
+    assert hidden[0] in leaned.hands[holder]
+    assert lean_hands(world, view, known, 0.0, random.Random(4)) is world

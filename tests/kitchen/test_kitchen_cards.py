@@ -71,3 +71,16 @@ def test_a_user_file_replaces_the_default(tmp_path: Path) -> None:
     path = tmp_path / "kitchen.toml"
     path.write_text(text)
     assert load_catalogue(path).card_count == 68
+
+
+@pytest.mark.parametrize("weeds", [6, 0])
+def test_type_ranges_cover_each_type_exactly(weeds: int) -> None:
+    data = tomllib.loads(default_path().read_text(encoding="utf-8"))
+    data["deck"]["weed"] = weeds
+    catalogue = catalogue_from_mapping(data)
+    starts = catalogue.type_start
+    assert len(starts) == len(catalogue.types) + 1 and starts[-1] == catalogue.card_count
+    for card, type_id in enumerate(catalogue.card_types):
+        assert starts[type_id] <= card < starts[type_id + 1]
+    weed = catalogue.weed
+    assert starts[weed + 1] - starts[weed] == weeds

@@ -69,7 +69,7 @@ def test_determinize_agrees_with_the_observation(players: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "bot", [KitchenGreedyBot(), KitchenSearchBot(SearchParams(playouts=6, depth=2))]
+    "bot", [KitchenGreedyBot(), KitchenSearchBot(SearchParams(worlds=3, depth=2))]
 )
 def test_decisions_do_not_change_when_hidden_cards_are_shuffled(bot: Bot) -> None:
     rng = random.Random(5)
@@ -92,3 +92,36 @@ def test_decisions_do_not_change_when_hidden_cards_are_shuffled(bot: Bot) -> Non
         assert bot.choose(other, legal, random.Random(seed)) == first
         checked += 1
     assert checked >= 4
+
+
+def test_search_decisions_with_knowledge_do_not_change_when_hidden_cards_are_shuffled() -> None:
+    import copy
+
+    checked = 0
+    for seed in range(4):
+        rules = GAME.make_rules(2, {})
+        state = GAME.new_game(rules, seed)
+        bot = KitchenSearchBot(SearchParams(worlds=3, depth=2))
+        bot.new_game(GAME, 1, GAME.observation(state, 1))
+        rng = random.Random(seed)
+        for _ in range(60 + 11 * seed):
+            legal = GAME.legal_actions(state)
+            actor = GAME.current_player(state)
+            action = legal[rng.randrange(len(legal))]
+            state = GAME.apply(state, action)
+            bot.observe(GAME.observation(state, 1), actor, action)
+            if state.phase == OVER:
+                break
+        if state.phase == OVER or GAME.current_player(state) != 1:
+            continue
+        known = bot.knowledge_for(GAME.observation(state, 1)).known
+        other = shuffle_hidden(state, 1, rng)
+        if not set(known[0]) <= set(other.hands[0]):
+            hands = (state.hands[0], other.hands[1])
+            other = replace(other, hands=hands, deck=state.deck)
+        legal = GAME.legal_actions(state)
+        first = copy.deepcopy(bot).choose(state, legal, random.Random(seed))
+        second = copy.deepcopy(bot).choose(other, legal, random.Random(seed))
+        assert first == second
+        checked += 1
+    assert checked >= 1

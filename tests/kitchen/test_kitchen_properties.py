@@ -5,14 +5,19 @@ from __future__ import annotations
 import pickle
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kitchen_helpers import all_cards
 
+from cgsim.errors import IllegalActionError
+from cgsim.kitchen import actions as A
+from cgsim.kitchen import rules as engine
 from cgsim.kitchen.rules import apply, legal_actions, new_game
 from cgsim.kitchen.settings import make_rules
-from cgsim.kitchen.state import OVER, State
+from cgsim.kitchen.state import ACTIONS, CONDITIONS, OVER, State
 
 games = st.tuples(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 2**32))
 
@@ -89,3 +94,32 @@ def test_same_seed_and_choices_give_the_same_game() -> None:
     first = [s for s, _ in play(3, 11, 12)]
     second = [s for s, _ in play(3, 11, 12)]
     assert first == second
+
+
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_shortcuts_agree_with_the_full_generation(game: tuple[int, int, int]) -> None:
+    """The quick conditions test and the memo-free legality check match the legal list."""
+    for state, action in play(*game, cap=60):
+        if action is None:
+            continue
+        legal = legal_actions(state)
+        if state.phase == CONDITIONS:
+            assert engine._has_condition_choice(state) == (len(legal) > 1)
+        if state.phase == ACTIONS:
+            types = sorted({state.rules.catalogue.card_types[c] for c in state.hands[state.active]})
+            joined = [a for _, gen in engine._TURN_GENERATORS for a in gen(state, types)]
+            assert legal == joined
+        twin = replace(state)  # equal but not identical: the memo does not apply
+        assert all(engine._is_legal(twin, a) for a in legal)
+        for kind in range(len(A.KIND_NAMES)):
+            probe = A.encode(kind, 1, 1, 1)
+            assert engine._is_legal(twin, probe) == (probe in legal)
+
+
+def test_an_illegal_action_is_refused_right_after_listing_the_legal_ones() -> None:
+    state = new_game(make_rules(2, {}), 3)
+    legal = legal_actions(state)
+    illegal = next(a for a in (A.encode(k, 1, 1, 1) for k in range(19)) if a not in legal)
+    with pytest.raises(IllegalActionError):
+        apply(state, illegal)

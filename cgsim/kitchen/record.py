@@ -147,7 +147,8 @@ def _event_stream(record: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]
 
 
 def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
-    """Re-play a record through the engine, yielding ``(turn, state after it)``."""
+    """Re-play a record through the engine, yielding ``(turn, state)`` at the start of
+    every turn (the deal first, the final state last), as the ``Game`` contract says."""
     rules = rules_from_record(record)
     seed = record.get("seed")
     if not isinstance(seed, int):
@@ -155,7 +156,7 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
     state = new_game(rules, seed)
     if setup_dict(state) != record.get("setup"):
         raise RecordError(f"setup does not match what seed {seed} deals")
-    yield 0, state
+    yield state.turn, state
     stream = _event_stream(record)
     position = 0
     while position < len(stream):
@@ -171,8 +172,8 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
         else:
             raise RecordError(f"turn {number}: event {event} does not match any legal action")
         position += len(log)
-        for completed in range(state.turn, following.turn):
-            yield completed, following
+        if following.turn != state.turn and following.phase != OVER:
+            yield following.turn, following
         state = following
     if state.phase == OVER:
         yield state.turn, state

@@ -35,8 +35,9 @@ def test_replay_round_trip(players: int) -> None:
     record, final = recorded_game(players, 3 + players)
     assert record["format"] == FORMAT
     states = list(GAME.replay(record))
-    assert states[0][0] == 0
+    assert states[0][0] == states[0][1].turn == 1  # the deal: the start of turn 1
     assert states[-1][1] == final
+    assert all(state.turn == n for n, state in states[:-1])  # each turn's opening state
     turns = [n for n, _ in states]
     assert turns == sorted(turns) and turns[-1] == final.turn
 

@@ -5,7 +5,7 @@ CGSIM  := $(VENV)/bin/cgsim
 STAMP  := $(VENV)/.installed
 GOLDEN_BOTS := random
 
-.PHONY: run test lint typecheck unit bench golden strength check-records clean
+.PHONY: run test lint typecheck unit bench bench-memory golden strength check-records clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -30,6 +30,10 @@ unit: $(STAMP)
 
 bench: $(STAMP)
 	$(CGSIM) bench
+
+# Peak memory of a 100,000-game run (parent and workers).
+bench-memory: $(STAMP)
+	$(CGSIM) bench --games 50 --no-parallel --memory-games 100000
 
 golden: $(STAMP)
 	$(CGSIM) golden record --out tests/golden --games 3 --bots $(GOLDEN_BOTS)

@@ -111,3 +111,65 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo) -> None:
 
         echo("")
         parallel_bench(games=max(games, 200), seed=seed, echo=echo)
+
+
+def _tree_pss_kb(root: int) -> int:
+    """Proportional set size of a process and its children (shared pages split fairly).
+
+    Summing plain RSS would count the pages forked workers share with their parent
+    several times; PSS is what the run really costs the machine. Linux only.
+    """
+    from pathlib import Path
+
+    pids = [root]
+    for task in Path(f"/proc/{root}/task").glob("*/children"):
+        pids += [int(p) for p in task.read_text().split()]
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total
+
+
+def memory_bench(games: int, seed: int, echo: Echo) -> None:
+    """Run ``games`` random 2-player games as a real run and report its peak memory."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "memory.toml"
+        config.write_text(
+            f'name = "memory"\nplayers = 2\nseats = ["random", "random"]\ngames = {games}\n'
+            f"seed = {seed}\nchunk_size = 5000\n",
+            encoding="utf-8",
+        )
+        command = [
+            sys.executable,
+            "-m",
+            "cgsim.cli",
+            "run",
+            str(config),
+            "--out",
+            folder,
+            "--no-report",
+        ]
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        peak = 0
+        while process.poll() is None:
+            peak = max(peak, _tree_pss_kb(process.pid))
+            time.sleep(0.5)
+        elapsed = time.perf_counter() - start
+    if process.returncode != 0:
+        echo(f"memory run failed with exit code {process.returncode}")
+        return
+    echo(f"Memory: {games} random 2-player games, all cores, records off")
+    echo(
+        f"peak memory (PSS, parent and workers): {peak / 1024:.0f} MB; {games / elapsed:.0f} games/s"
+    )

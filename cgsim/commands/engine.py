@@ -168,11 +168,17 @@ def register(app: typer.Typer) -> None:
         games: Annotated[int, typer.Option(help="Games per measurement.")] = 300,
         seed: Annotated[int, typer.Option(help="First deal seed.")] = 1,
         parallel: Annotated[bool, typer.Option(help="Also measure parallel runs.")] = True,
+        memory_games: Annotated[
+            int, typer.Option(help="Also run this many games and report the peak memory (0: skip).")
+        ] = 0,
     ) -> None:
         """Print speed figures: games per second, per-decision cost, parallel efficiency."""
-        from cgsim.bench import run_bench
+        from cgsim.bench import memory_bench, run_bench
 
         run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo)
+        if memory_games > 0:
+            typer.echo("")
+            memory_bench(memory_games, seed, typer.echo)
 
 
 def _turn_label(game: Any, turn: int, state: Any) -> str:

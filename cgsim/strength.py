@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from cgsim.stats import Interval
 
 GAME_NAME = "cottage-garden"
-LADDER: tuple[str, ...] = ("random", "greedy", "planner", "mcts")
+LADDER: tuple[str, ...] = ("random", "greedy", "planner", "beam")
 """The built-in ladder, weakest first."""
 DEFAULT_GAMES = 500
 """Deals per pair: 1,000 games with the seats swapped."""
@@ -100,7 +100,8 @@ class StrengthReport:
 def bot_specs(bots: Sequence[str] | None, budget: int | None) -> tuple[str, ...]:
     """The ladder to bench: ``bots`` (names or specs, weakest first) or the built-in one.
 
-    ``budget`` sets the playouts of a plain ``mcts`` entry.
+    ``budget`` sets the playouts of a plain ``mcts`` entry and the width (positions
+    kept per searched turn) of a plain ``beam`` entry.
     """
     chosen = tuple(bots) if bots else LADDER
     if not chosen:
@@ -110,6 +111,8 @@ def bot_specs(bots: Sequence[str] | None, budget: int | None) -> tuple[str, ...]
         spec = text.strip()
         if spec == "mcts" and budget is not None:
             spec = f"mcts:playouts={budget}"
+        elif spec == "beam" and budget is not None:
+            spec = f"beam:width={budget},solo_width={budget}"
         resolve_bot(spec, GAME_NAME)
         specs.append(spec)
     return tuple(specs)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bots.beam import BeamBot, BeamParams
 from bots.evaluation import Evaluator, Weights, available_kinds, regions_of, tables_for
 from bots.mcts import MctsBot, MctsParams
 from cgsim.cottage import rules as engine
@@ -19,7 +20,9 @@ from cgsim.errors import ConfigError, UnknownBotError
 from cgsim.registry import list_bots, resolve_bot
 
 FAST_MCTS = "mcts:playouts=3,width=3,depth=1"
-SPECS = ("greedy", "planner:width=3", FAST_MCTS)
+FAST_BEAM = "beam:width=2,depth=1,branch=2,solo_width=2,solo_branch=2"
+SPECS = ("greedy", "planner:width=3", FAST_MCTS, FAST_BEAM)
+TINY_BEAM = BeamParams(width=2, depth=1, branch=2, solo_width=2, solo_branch=2)
 
 
 def play(specs: list[str], seed: int, variant: dict[str, Any] | None = None) -> list[int]:
@@ -92,6 +95,8 @@ def test_mcts_respects_its_playout_budget() -> None:
         ("planner:horizon=0", ConfigError),
         ("mcts:playouts=0", ConfigError),
         ("mcts:noise=1.5", ConfigError),
+        ("beam:width=0", ConfigError),
+        ("beam:playouts=3", UnknownBotError),
     ],
 )
 def test_bad_parameters_are_clear_errors(spec: str, error: type[Exception]) -> None:
@@ -109,7 +114,7 @@ def test_parameters_are_set_from_a_spec() -> None:
 
 def test_ladder_is_listed_with_descriptions() -> None:
     listed = {info.name: info for info in list_bots("cottage-garden")}
-    for name in ("random", "greedy", "planner", "mcts"):
+    for name in ("random", "greedy", "planner", "mcts", "beam"):
         assert name in listed
         assert listed[name].description
     assert any(p.name == "playouts" for p in listed["mcts"].params)
@@ -173,3 +178,69 @@ def test_evaluators_with_different_weights_do_not_share_estimates() -> None:
     big = (1 << 20) - 1
     assert slow.turns_to_fill(big, 0, False) == 10.0
     assert fast.turns_to_fill(big, 0, False) == 4.0
+
+
+def _solo_with(bot: BeamBot, seed: int) -> tuple[State, list[float]]:
+    """A solo game by ``bot``; returns the end state and the value of each plan it held."""
+    rules = GAME.make_rules(1, {}, None, {})
+    state: State = GAME.new_game(rules, seed)
+    bot.new_game(GAME, 0, state)
+    rng = random.Random(seed)
+    values: list[float] = []
+    while not GAME.is_terminal(state):
+        legal = GAME.legal_actions(state)
+        action = bot.choose(state, legal, rng)
+        assert action in legal
+        plan = bot.solo.plan
+        if plan is not None and (not values or values[-1] != plan.value):
+            values.append(plan.value)
+        state = GAME.apply(state, action)
+    return state, values
+
+
+def test_beam_follows_its_solo_plan_to_the_predicted_score() -> None:
+    bot = BeamBot(TINY_BEAM.model_copy(update={"replan": 0}))
+    state, values = _solo_with(bot, seed=3)
+    assert bot.solo.searches == 1
+    assert values == [GAME.result(state).scores[0]]
+
+
+def test_beam_replanning_only_ever_improves_the_solo_line() -> None:
+    bot = BeamBot(TINY_BEAM.model_copy(update={"replan": 2}))
+    state, values = _solo_with(bot, seed=5)
+    assert bot.solo.searches > 1
+    assert values == sorted(values)
+    assert values[-1] == GAME.result(state).scores[0]
+
+
+def test_beam_searches_again_each_turn_with_other_seats() -> None:
+    bot = BeamBot(TINY_BEAM)
+    rules = GAME.make_rules(2, {}, None, {})
+    state: State = GAME.new_game(rules, 6)
+    bot.new_game(GAME, 0, state)
+    other = resolve_bot("random", "cottage-garden").create()
+    rng = random.Random(0)
+    turns_with_choice = set()
+    while not GAME.is_terminal(state):
+        legal = GAME.legal_actions(state)
+        if state.seat == 0 and len(legal) > 1:
+            turns_with_choice.add(state.players[0].turns)
+            action = bot.choose(state, legal, rng)
+        else:
+            action = legal[0] if len(legal) == 1 else other.choose(state, legal, rng)
+        state = GAME.apply(state, action)
+    assert bot.multi.searches >= len(turns_with_choice)
+    assert bot.solo.searches == 0
+
+
+def test_plan_has_no_action_off_its_line() -> None:
+    bot = BeamBot(TINY_BEAM)
+    rules = GAME.make_rules(1, {}, None, {})
+    state: State = GAME.new_game(rules, 2)
+    bot.new_game(GAME, 0, state)
+    legal = GAME.legal_actions(state)
+    chosen = bot.choose(state, legal, random.Random(0))
+    plan = bot.solo.plan
+    assert plan is not None and plan.finished
+    assert plan.action(state) == chosen
+    assert plan.action(GAME.new_game(rules, 99)) is None

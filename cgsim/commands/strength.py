@@ -33,11 +33,16 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--bots",
                 help="ladder to bench, weakest first: names separated by commas, or repeat "
-                "the option for specs with parameters (default random,greedy,planner,mcts)",
+                "the option for specs with parameters (default random,greedy,planner,beam)",
             ),
         ] = None,
         budget: Annotated[
-            int | None, typer.Option("--budget", help="playouts per decision of the mcts bot")
+            int | None,
+            typer.Option(
+                "--budget",
+                help="playouts per decision of a plain mcts entry; positions kept per turn "
+                "of a plain beam entry",
+            ),
         ] = None,
         quiet: Annotated[bool, typer.Option("--quiet", help="no progress line")] = False,
     ) -> None:

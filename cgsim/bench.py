@@ -65,7 +65,7 @@ def bot_decision_costs(games: int, seed: int) -> list[tuple[str, float, int]]:
     rules = GAME.make_rules(2, {}, None, {})
     for info in list_bots(GAME.name):
         bot_spec = resolve_bot(info.name, GAME.name)
-        heavy = info.name in ("mcts", "planner")
+        heavy = info.name in ("mcts", "planner", "beam")
         n_games = max(1, games // 100) if heavy else max(1, games // 10)
         spent, decisions = 0.0, 0
         for game_seed in range(seed, seed + n_games):

@@ -37,6 +37,7 @@ bench-memory: $(STAMP)
 
 golden: $(STAMP)
 	$(CGSIM) golden record --out tests/golden --games 3 --bots $(GOLDEN_BOTS)
+	$(CGSIM) golden record --out tests/golden-kitchen --games 2 --bots random,kitchen-greedy --game kitchen-garden
 
 strength: $(STAMP)
 	$(CGSIM) strength

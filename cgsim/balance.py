@@ -352,6 +352,25 @@ def component_balance(beds: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(parts).sort([*keys, "measure"])
 
 
+def tile_kind_balance(tiles: pl.DataFrame, games: int) -> pl.DataFrame:
+    """Per tile kind (Cottage Garden's ``tiles`` table): how often it is taken per game, and
+    how often it covers a printed pot or cloche; a kind nobody wants, or that cannot be
+    placed without covering features, shows here."""
+    if tiles.is_empty() or not {"kind", "size", "covered"} <= set(tiles.columns):
+        return pl.DataFrame()
+    return (
+        tiles.group_by("kind")
+        .agg(
+            pl.col("size").first().alias("size"),
+            pl.len().cast(pl.Int64).alias("taken"),
+            (pl.len() / max(games, 1)).alias("taken_per_game"),
+            (pl.col("covered") > 0).mean().alias("covers_share"),
+            pl.col("covered").cast(pl.Float64).mean().alias("mean_covered"),
+        )
+        .sort("size", "kind")
+    )
+
+
 def side_differences(beds: pl.DataFrame) -> pl.DataFrame:
     """Per board: the two sides' difference in points on the bed (pots + cloches) and in
     turns to complete, with Welch intervals over deal blocks (each side's per-block mean is
@@ -494,8 +513,9 @@ SECTIONS = (
         "Component balance",
         "Per board and side: pots, cloches and turns to complete of the beds scored; then "
         "the two sides of each board compared (Welch intervals over deal blocks, "
-        "Holm-adjusted p-values).",
-        ("balance_components", "balance_side_differences"),
+        "Holm-adjusted p-values); then per tile kind: how often it is taken per game and "
+        "how often it covers a printed pot or cloche.",
+        ("balance_components", "balance_side_differences", "balance_tile_kinds"),
     ),
     BalanceSection(
         "Bonus economy",
@@ -541,6 +561,9 @@ def balance_tables(
         beds = _lazy(tables["beds"]).collect().join(decided_ids, on="game_id", how="semi")
         out["balance_components"] = component_balance(beds)
         out["balance_side_differences"] = side_differences(beds)
+    if "tiles" in tables:
+        tiles = _lazy(tables["tiles"]).collect().join(decided_ids, on="game_id", how="semi")
+        out["balance_tile_kinds"] = tile_kind_balance(tiles, decided_ids.height)
     out["balance_bonus"] = bonus_economy(seats)
     out["balance_skill_depth"] = skill_depth(seats, seed)
     out["balance_win_predictors"] = win_predictors(seats)

@@ -40,23 +40,31 @@ class GoldenGame:
     seed: int
 
 
-def default_games(games_per_setup: int, bots: Sequence[str]) -> list[GoldenGame]:
-    """Cottage Garden games over every player count, the solo game and children."""
-    setups: list[tuple[int, dict[str, Any]]] = [
-        (1, {"solo": True}),
-        (2, {}),
-        (3, {}),
-        (4, {}),
-        (2, {"children": [5, None]}),
-        (3, {"children": [None, 7, 6]}),
-    ]
+def default_games(
+    games_per_setup: int, bots: Sequence[str], game: str = "cottage-garden"
+) -> list[GoldenGame]:
+    """Golden games over every player count of ``game`` (for Cottage Garden also the solo
+    game and the children's variant), seats taken by ``bots`` in turn."""
+    setups: list[tuple[int, dict[str, Any]]]
+    if game == "cottage-garden":
+        setups = [
+            (1, {"solo": True}),
+            (2, {}),
+            (3, {}),
+            (4, {}),
+            (2, {"children": [5, None]}),
+            (3, {"children": [None, 7, 6]}),
+        ]
+    else:
+        the_game = get_game(game)
+        setups = [
+            (players, {}) for players in range(the_game.min_players, the_game.max_players + 1)
+        ]
     games = []
     for index, (players, variant) in enumerate(setups):
         for k in range(games_per_setup):
             seats = tuple(bots[(k + seat) % len(bots)] for seat in range(players))
-            games.append(
-                GoldenGame("cottage-garden", players, variant, {}, seats, 1000 * index + k)
-            )
+            games.append(GoldenGame(game, players, variant, {}, seats, 1000 * index + k))
     return games
 
 

@@ -133,3 +133,22 @@ def test_balance_of_real_cottage_and_kitchen_runs(tmp_path: Path) -> None:
     paths = write_balance_report(run / "smoke")
     assert "Seat advantage" in paths["markdown"].read_text()
     assert paths["html"].read_text().startswith("<!DOCTYPE html>")
+
+
+def test_tile_kind_balance_counts_takes_and_covering() -> None:
+    from cgsim.balance import tile_kind_balance
+
+    tiles = pl.DataFrame(
+        {
+            "kind": ["1A", "1A", "4B", "4B", "4B"],
+            "size": [1, 1, 4, 4, 4],
+            "covered": [0, 1, 0, 0, 2],
+        }
+    )
+    table = tile_kind_balance(tiles, games=5)
+    rows = {row["kind"]: row for row in table.iter_rows(named=True)}
+    assert rows["1A"]["taken"] == 2 and rows["1A"]["taken_per_game"] == 0.4
+    assert rows["1A"]["covers_share"] == 0.5
+    assert rows["4B"]["covers_share"] == pytest.approx(1 / 3)
+    assert rows["4B"]["mean_covered"] == pytest.approx(2 / 3)
+    assert tile_kind_balance(pl.DataFrame(), games=1).is_empty()

@@ -51,3 +51,9 @@ def test_golden_digests_name_seed_seats_settings_scores_and_hash(tmp_path: Path)
     record_golden(tmp_path, default_games(1, ["random"]))
     digest = json.loads((tmp_path / "golden.jsonl").read_text().splitlines()[0])
     assert {"seed", "seats", "rules", "variant", "scores", "hash", "end", "turns"} <= set(digest)
+
+
+def test_the_stored_kitchen_garden_golden_games_replay_identically() -> None:
+    count, differences = check_golden(Path(__file__).parent / "golden-kitchen")
+    assert count == 6
+    assert differences == [], [d.where for d in differences]

@@ -12,11 +12,17 @@ from cgsim.cottage.summary import summarize
 
 def tiny_record() -> dict[str, Any]:
     """A hand-written record with one turn of every counted kind."""
-    rules = GAME.make_rules(2, {}).settings.to_json()
+    game_rules = GAME.make_rules(2, {})
+    rules = game_rules.settings.to_json()
+    dealt = GAME.recorder(game_rules, 1, [], GAME.new_game(game_rules, 1)).finish(
+        GAME.new_game(game_rules, 1)
+    )
     move = {"e": "move", "color": "orange", "cube": 0, "from": 0, "to": 3}
     return {
         "players": 2,
         "rules": rules,
+        "components": dealt["components"],
+        "setup": dealt["setup"],
         "turns": [
             {"n": 1, "seat": 0, "final_round": False, "events": [
                 {"e": "refill", "cells": [[0, 0]], "tiles": ["1A-1"], "ramble": True},
@@ -96,3 +102,29 @@ def test_summary_of_played_games_matches_the_result() -> None:
         assert turns == record["result"]["turns"]
         scored = sum(1 for t in record["turns"] for e in t["events"] if e["e"] == "score")
         assert summary.game["beds_scored"] == scored == len(summary.tables["beds"])
+
+
+def test_tiles_table_names_kind_size_and_the_printed_features_covered() -> None:
+    record, _ = played(2, 3)
+    summary = summarize(record)
+    tiles = summary.tables["tiles"]
+    takes = [e for t in record["turns"] for e in t["events"] if e["e"] == "take_tile"]
+    assert len(tiles) == len(takes)
+    boards = record["components"]["boards"]
+    # The first take of seat 0 goes on a bed dealt at setup: check its count by hand.
+    first = next(
+        (row, e)
+        for t in record["turns"]
+        for e in t["events"]
+        if e["e"] == "take_tile" and t["seat"] == 0
+        for row in [tiles[takes.index(e)]]
+    )
+    row, event = first
+    dealt = record["setup"]["beds"][0][event["bed"]]
+    layout = boards[dealt["board"]][dealt["side"]]
+    expected = sum(1 for r, c in event["cells"] if layout[r][c] != ".")
+    assert row["covered"] == expected
+    assert row["kind"] == event["tile"].rsplit("-", 1)[0] and row["size"] == len(event["cells"])
+    assert (
+        sum(t["covered"] for t in tiles if t["seat"] == 0) == summary.seats[0]["features_covered"]
+    )

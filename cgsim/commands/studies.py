@@ -42,12 +42,13 @@ def golden_record(
     bots: Annotated[
         str, typer.Option(help="Bots that take the seats in turn, comma-separated.")
     ] = DEFAULT_GOLDEN_BOTS,
+    game: Annotated[str, typer.Option(help="Which game.")] = "cottage-garden",
 ) -> None:
     """Play the golden games and store their digests and records."""
     from cgsim.commands.engine import split_bot_list
     from cgsim.golden import default_games, record_golden
 
-    count = record_golden(out, default_games(games, split_bot_list(bots)))
+    count = record_golden(out, default_games(games, split_bot_list(bots), game))
     typer.echo(f"recorded {count} golden games in {out}")
 
 

@@ -27,11 +27,23 @@ _SEAT_COUNTERS = (
     "penalty_points",
     "turns_taken",
     "beds_discarded",
+    "features_covered",
 )
 
 
+def _printed_cells(record: Mapping[str, Any]) -> dict[tuple[str, str], set[tuple[int, int]]]:
+    """Cells showing a printed pot or cloche, per (board id, side)."""
+    printed: dict[tuple[str, str], set[tuple[int, int]]] = {}
+    for board, sides in record["components"]["boards"].items():
+        for side, rows in sides.items():
+            printed[(str(board), side)] = {
+                (r, c) for r, row in enumerate(rows) for c, char in enumerate(row) if char != "."
+            }
+    return printed
+
+
 def summarize(record: Mapping[str, Any]) -> GameSummary:
-    """Per-game and per-seat statistics and one row per scored bed."""
+    """Per-game and per-seat statistics, one row per scored bed and one per tile taken."""
     players = int(record["players"])
     rules = record["rules"]
     tracks = {"orange": rules["orange_track"], "blue": rules["blue_track"]}
@@ -41,6 +53,11 @@ def summarize(record: Mapping[str, Any]) -> GameSummary:
     # Per seat and bed index: (owner's turn count when it arrived, tiles placed on it).
     arrived = [[[0, 0], [0, 0]] for _ in range(players)]
     beds: list[Row] = []
+    taken: list[Row] = []
+    printed = _printed_cells(record)
+    boards: list[list[tuple[str, str] | None]] = [
+        [(str(b["board"]), b["side"]) for b in seat_beds] for seat_beds in record["setup"]["beds"]
+    ]
     final_round_turns = refills = 0
     for turn in record["turns"]:
         seat = turn["seat"]
@@ -53,6 +70,23 @@ def summarize(record: Mapping[str, Any]) -> GameSummary:
                 mine["tiles_taken"] += 1
                 mine["tile_cells"] += len(event["cells"])
                 arrived[seat][event["bed"]][1] += 1
+                board = boards[seat][event["bed"]]
+                covered = (
+                    len(printed.get(board, set()) & {tuple(c) for c in event["cells"]})
+                    if board
+                    else 0
+                )
+                mine["features_covered"] += covered
+                taken.append(
+                    {
+                        "seat": seat,
+                        "kind": str(event["tile"]).rsplit("-", 1)[0],
+                        "size": len(event["cells"]),
+                        "covered": covered,
+                        "turn": turn["n"],
+                        "final_round": bool(turn["final_round"]),
+                    }
+                )
             elif e == "take_pot":
                 mine["pots_taken"] += 1
             elif e == "bonus_pot":
@@ -90,8 +124,11 @@ def summarize(record: Mapping[str, Any]) -> GameSummary:
                 )
             elif e == "cleanup":
                 arrived[seat][event["bed"]] = [mine["turns_taken"], 0]
+                new = event["new_board"]
+                boards[seat][event["bed"]] = (str(new["board"]), new["side"]) if new else None
             elif e == "discard_bed":
                 seats[event["seat"]]["beds_discarded"] += 1
+                boards[event["seat"]][event["bed"]] = None
     for seat, row in enumerate(seats):
         for color in ("orange", "blue"):
             for cube, index in enumerate(positions[seat][color]):
@@ -103,4 +140,4 @@ def summarize(record: Mapping[str, Any]) -> GameSummary:
         "beds_scored": len(beds),
         "solo": bool(rules["solo"]),
     }
-    return GameSummary(game=game, seats=tuple(seats), tables={"beds": beds})
+    return GameSummary(game=game, seats=tuple(seats), tables={"beds": beds, "tiles": taken})

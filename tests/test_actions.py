@@ -42,3 +42,25 @@ def test_legal_actions_sequence() -> None:
         legal[-4]
     assert repr(legal) == "LegalActions(3 actions)"
     assert len(LegalActions([])) == 0
+
+
+def test_describe_names_every_kind_of_action_in_words() -> None:
+    from cgsim.cottage import actions as act
+    from cgsim.cottage.game import GAME
+    from cgsim.cottage.rules import describe
+
+    state = GAME.new_game(GAME.make_rules(2, {}), 1)
+    tile = next(a for a in GAME.legal_actions(state) if act.kind_of(a) == act.TILE)
+    assert describe(state, tile).startswith("take ") and "to bed" in describe(state, tile)
+    assert describe(state, act.encode(act.CAT, 7, bed=1)) == "cat on bed 1 [1,2]"
+    assert describe(state, act.encode(act.POT, 0)) == "pot on bed 0 [0,0]"
+    assert describe(state, act.encode(act.BONUS_POT, 24)) == "bonus pot on the other bed [4,4]"
+    assert describe(state, act.encode(act.CUBE, act.cube_code(1, 2))) == "move blue cube 2"
+    assert (
+        describe(state, act.encode(act.PENALTY, act.cube_code(0, 0))) == "penalty on orange cube 0"
+    )
+    assert describe(state, act.encode(act.SCORE, bed=1)) == "score bed 1"
+    assert describe(state, act.encode(act.RAMBLE, 1)) == "ramble"
+    assert describe(state, act.encode(act.RAMBLE, 0)) == "no ramble"
+    assert describe(state, act.encode(act.CORNERS, 0b0101)) == "corners [0, 0] [3, 3]"
+    assert describe(state, act.encode(act.DONE)) == "done"

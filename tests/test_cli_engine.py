@@ -79,6 +79,8 @@ def test_replay_stops_at_the_first_event_that_does_not_match(tmp_path: Path) -> 
         (("play", "--rule", "cat_limt=3"), "unknown rule setting 'cat_limt'"),
         (("play", "--rule", "cat_limit=-1"), "rules.cat_limit"),
         (("play", "--children", "9,none"), "age 9"),
+        (("play", "--children", "5,grown-up"), "age 'grown-up'"),
+        (("play", "--game", "kitchen-garden", "--children", "5,none"), "has none"),
         (("play", "--game", "chess"), "unknown game 'chess'"),
     ],
 )
@@ -129,6 +131,6 @@ def test_rule_overrides_and_children_parsing() -> None:
         "beehives": [3, 1],
         "solo": False,
     }
-    assert parse_children("5,none,7", 3) == [5, None, 7]
+    assert parse_children("5,none,7") == [5, "none", 7]
     with pytest.raises(ConfigError):
         parse_rule_overrides(["nonsense"])

@@ -6,15 +6,19 @@ from __future__ import annotations
 import copy
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from cgsim.cli import app
 from cgsim.cottage import actions as act
 from cgsim.cottage.game import GAME
-from cgsim.cottage.record import FORMAT, load_record_file, replay
+from cgsim.cottage.record import FORMAT, replay
 from cgsim.cottage.state import PH_CORNERS, PH_OVER, State
 from cgsim.errors import RecordError
+from cgsim.recordio import read_record
 
 RULE_KEYS = {
     "solo", "children", "ramble", "start_cats", "cats_total", "pots_total", "cat_limit",
@@ -281,9 +285,13 @@ def test_json_round_trip_replays_every_state(
         assert [s[1:] for _, s in replayed] == [s[1:] for s in states]
 
 
-def test_load_record_file_round_trip(records: list[tuple[dict[str, Any], list[State]]]) -> None:
+def test_record_file_round_trip(
+    records: list[tuple[dict[str, Any], list[State]]], tmp_path: Path
+) -> None:
     record = records[1][0]
-    assert load_record_file(json.dumps(record), "x.json") == json.loads(json.dumps(record))
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(record))
+    assert read_record(path) == json.loads(json.dumps(record))
 
 
 def consume(record: dict[str, Any]) -> None:
@@ -385,10 +393,13 @@ def test_malformed_turns_are_rejected(record: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("text", ["", "{", "not json", "[1, 2]", '{"format": "other/1"}', "42"])
-def test_non_json_or_wrong_format_is_rejected(text: str) -> None:
-    with pytest.raises(RecordError, match=r"x\.json") as info:
-        load_record_file(text, "x.json")
-    assert "\n" not in str(info.value)
+def test_non_json_or_wrong_format_is_rejected(text: str, tmp_path: Path) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(text)
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert isinstance(result.exception, RecordError)
+    assert "x.json" in str(result.exception)
+    assert "\n" not in str(result.exception)
 
 
 @pytest.mark.parametrize("bad", [{}, {"format": "cgsim.record/2"}, [], "text"])

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cgsim.errors import ConfigError
+from cgsim.errors import ConfigError, RecordError
 
 
 def split_bot_list(text: str) -> list[str]:
@@ -42,20 +42,16 @@ def parse_rule_overrides(pairs: list[str]) -> dict[str, Any]:
     return overrides
 
 
-def parse_children(text: str | None, players: int) -> list[int | None] | None:
-    """``--children 5,none`` gives each seat's age or none."""
+def parse_children(text: str | None) -> list[int | str] | None:
+    """``--children 5,none``: each seat's age, or a word for an adult.
+
+    The words are judged by the settings (``cgsim.cottage.settings``), the one place that
+    knows which ages and which words for an adult are allowed.
+    """
     if text is None:
         return None
-    ages: list[int | None] = []
-    for piece in text.split(","):
-        piece = piece.strip().lower()
-        if piece in ("", "none", "null", "-", "adult"):
-            ages.append(None)
-        elif piece.isdigit():
-            ages.append(int(piece))
-        else:
-            raise ConfigError(f"--children {text!r}: each entry is an age 5, 6 or 7, or none")
-    return ages
+    pieces = [piece.strip().lower() for piece in text.split(",")]
+    return [int(piece) if piece.isdigit() else piece for piece in pieces]
 
 
 def register(app: typer.Typer) -> None:
@@ -110,7 +106,7 @@ def register(app: typer.Typer) -> None:
         variant: dict[str, Any] = {}
         if game == "cottage-garden":
             variant["solo"] = players == 1
-            ages = parse_children(children, players)
+            ages = parse_children(children)
             if ages is not None:
                 variant["children"] = ages
         elif children is not None:
@@ -147,15 +143,18 @@ def register(app: typer.Typer) -> None:
         the_game = get_game(str(data.get("game", DEFAULT_GAME)))
         turns = {t.get("n"): t for t in data.get("turns", []) if isinstance(t, dict)}
         shown = False
-        for number, state in the_game.replay(data):
-            if turn is not None and number != turn:
-                continue
-            shown = True
-            typer.echo(f"\n=== {_turn_label(the_game, number, state)} ===")
-            typer.echo(the_game.render(state))
-            if events and number in turns and not the_game.is_terminal(state):
-                for event in turns[number].get("events", []):
-                    typer.echo("  " + _event_text(event))
+        try:
+            for number, state in the_game.replay(data):
+                if turn is not None and number != turn:
+                    continue
+                shown = True
+                typer.echo(f"\n=== {_turn_label(the_game, number, state)} ===")
+                typer.echo(the_game.render(state))
+                if events and number in turns and not the_game.is_terminal(state):
+                    for event in turns[number].get("events", []):
+                        typer.echo("  " + _event_text(event))
+        except RecordError as error:
+            raise RecordError(f"{file}: {error}") from None
         if turn is not None and not shown:
             raise ConfigError(f"--turn {turn}: the record has no such turn")
         result = data.get("result", {})

@@ -29,7 +29,7 @@ from cgsim.cottage.state import (
     Event,
     State,
 )
-from cgsim.errors import CgsimError, ConfigError, IllegalActionError, RecordError
+from cgsim.errors import ConfigError, IllegalActionError, RecordError
 
 FORMAT = "cgsim.record/1"
 TURN_MARKER = "_turn"
@@ -300,28 +300,3 @@ def _check_result(record: Mapping[str, Any], state: State) -> None:
             raise RecordError(
                 f"result.{key}: the record says {expected.get(key)}, the engine gives {value}"
             )
-
-
-def load_record_file(text: str, source: str) -> dict[str, Any]:
-    """Parse one record from JSON text; a clear ``RecordError`` for anything else."""
-    import json
-
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{source}: not JSON ({error.msg} at line {error.lineno})") from None
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        found = record.get("format") if isinstance(record, dict) else type(record).__name__
-        raise RecordError(f"{source}: not a {FORMAT} record (format: {found!r})")
-    return record
-
-
-__all__ = [
-    "FORMAT",
-    "CgsimError",
-    "CottageRecorder",
-    "load_record_file",
-    "replay",
-    "rules_from_record",
-    "setup_json",
-]

@@ -17,7 +17,7 @@ from cgsim.errors import ConfigError
 MIN_PLAYERS = 1
 MAX_PLAYERS = 4
 CHILD_AGES = (5, 6, 7)
-ADULT = (None, 0, "none", "adult")
+ADULT = (None, 0, "none", "null", "adult")
 """Ways to say a seat is not a child (TOML has no null, so configs write 0 or "none")."""
 TRACK_SIZES = (16, 20)
 

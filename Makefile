@@ -39,8 +39,10 @@ golden: $(STAMP)
 	$(CGSIM) golden record --out tests/golden --games 3 --bots $(GOLDEN_BOTS)
 	$(CGSIM) golden record --out tests/golden-kitchen --games 2 --bots random,kitchen-greedy --game kitchen-garden
 
+# The bot ladder of each game: Cottage Garden, then Kitchen Garden (no solo game).
 strength: $(STAMP)
 	$(CGSIM) strength
+	$(CGSIM) strength --game kitchen-garden --workers 2 --seed 0
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -139,7 +139,8 @@ class _Referee:
             raise _BotFault(seat, _describe(error)) from error
 
 
-def _overrides_observe(bot: Bot) -> bool:
+def overrides_observe(bot: Bot) -> bool:
+    """Whether the bot wants to hear every action (only those are told, to save calls)."""
     return type(bot).observe is not Bot.observe
 
 
@@ -164,7 +165,7 @@ def _play(
     recorder = game.recorder(rules, seed, seat_data, state)
     for seat, bot in enumerate(bots):
         referee.hook(seat, bot.new_game, game, seat, game.observation(state, seat))
-    watchers = [(seat, bot) for seat, bot in enumerate(bots) if _overrides_observe(bot)]
+    watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
     actions = 0
     while not game.is_terminal(state):
         seat = game.current_player(state)

@@ -2,19 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from typer.testing import CliRunner
 
+from bots.kitchen_greedy import KitchenGreedyBot
+from cgsim import cli
 from cgsim.cli import app
 from cgsim.errors import ConfigError, UnknownBotError
+from cgsim.game import Game
+from cgsim.kitchen.game import GAME as KITCHEN
+from cgsim.kitchen.observation import Observation
 from cgsim.strength import (
     LADDER,
+    LADDERS,
+    SeatOutcome,
     StrengthReport,
+    Task,
+    TaskResult,
     bot_specs,
     format_report,
+    play,
     run_strength,
+    summarize,
     tasks_for,
 )
+
+KITCHEN_PAIR = ["random", "kitchen-greedy"]
 
 
 def _numbers(report: StrengthReport) -> tuple[object, ...]:
@@ -76,3 +91,92 @@ def test_command_prints_the_tables() -> None:
     assert result.exit_code == 0, result.output
     assert "upper win %" in result.output
     assert "cost per decision" in result.output
+
+
+def test_kitchen_bench_has_pairs_and_no_solo_game() -> None:
+    report = run_strength(KITCHEN_PAIR, games=2, solo_games=3, seed=2, game="kitchen-garden")
+    assert [(p.lower, p.upper, p.win_rate.n) for p in report.pairs] == [
+        ("random", "kitchen-greedy", 2)
+    ]
+    assert 0.0 <= report.pairs[0].win_rate.estimate <= 1.0
+    assert report.solo == () and not report.has_solo
+    assert [c.bot for c in report.costs] == KITCHEN_PAIR
+    text = format_report(report)
+    assert text.startswith("kitchen-garden, 2-player")
+    assert "no solo game: kitchen-garden needs at least 2 players" in text
+    assert "solo game (" not in text
+
+
+def test_kitchen_bench_does_not_depend_on_the_workers() -> None:
+    kwargs: dict[str, Any] = {"games": 2, "seed": 3, "game": "kitchen-garden"}
+    one = run_strength(KITCHEN_PAIR, workers=1, **kwargs)
+    two = run_strength(KITCHEN_PAIR, workers=2, **kwargs)
+    assert _numbers(one) == _numbers(two)
+
+
+def test_kitchen_has_its_own_default_ladder() -> None:
+    assert bot_specs(None, None, "kitchen-garden") == LADDERS["kitchen-garden"]
+    assert bot_specs(None, 8, "kitchen-garden") == ("random", "kitchen-greedy", "kitchen-search")
+    assert all(
+        t.game == "kitchen-garden" for t in tasks_for(KITCHEN_PAIR, 1, 0, 0, "kitchen-garden")
+    )
+
+
+def test_a_cottage_bot_on_kitchen_garden_is_a_clear_error() -> None:
+    with pytest.raises(ConfigError, match="bot 'greedy' does not play 'kitchen-garden'"):
+        run_strength(["random", "greedy"], games=1, game="kitchen-garden")
+
+
+def test_bots_see_only_their_observation_and_watchers_hear_every_action() -> None:
+    seen: list[tuple[str, object]] = []
+
+    class Spy(KitchenGreedyBot):
+        def new_game(self, game: Game, seat: int, state: Any) -> None:
+            seen.append(("new_game", state))
+            super().new_game(game, seat, state)
+
+        def choose(self, state: Any, legal: Any, rng: Any) -> int:
+            seen.append(("choose", state))
+            return super().choose(state, legal, rng)
+
+        def observe(self, state: Any, seat: int, action: int) -> None:
+            seen.append(("observe", state))
+
+    outcome = play(KITCHEN, [Spy(), KitchenGreedyBot()], 5, 5)
+    calls = [call for call, _ in seen]
+    assert calls.count("new_game") == 1 and "choose" in calls
+    assert calls.count("observe") >= outcome[0].decisions + outcome[1].decisions
+    assert all(isinstance(state, Observation) for _, state in seen)
+
+
+def test_a_game_without_a_winner_is_half_a_win_each() -> None:
+    draw = (SeatOutcome(3.0, 0.5, 1, 0.0, True), SeatOutcome(5.0, 0.5, 1, 0.0, True))
+    won = (SeatOutcome(3.0, 0.0, 1, 0.0), SeatOutcome(5.0, 1.0, 1, 0.0))
+    task = Task(("random", "kitchen-greedy"), 0, 0, "kitchen-garden")
+    report = summarize(KITCHEN_PAIR, [TaskResult(task, (draw, won))], 0.0, "kitchen-garden")
+    assert report.pairs[0].win_rate.estimate == 0.75
+    assert report.pairs[0].draws == 1
+    assert "1 games without a winner (half a win each)" in format_report(report)
+
+
+def test_command_benches_kitchen_garden() -> None:
+    args = ["--game", "kitchen-garden", "--games", "2", "--workers", "1", "--quiet"]
+    result = CliRunner().invoke(app, ["strength", *args, "--bots", "random,kitchen-greedy"])
+    assert result.exit_code == 0, result.output
+    pair = [line.split() for line in result.output.splitlines() if "kitchen-greedy" in line]
+    assert pair[0][:3] == ["kitchen-greedy", "random", "2"]
+    assert "no solo game" in result.output and "solo game (" not in result.output
+
+
+def test_unknown_game_exits_2_naming_the_known_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.argv", ["cgsim", "strength", "--game", "chess", "--quiet"])
+    with pytest.raises(SystemExit) as stop:
+        cli.main()
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "error: unknown game 'chess'; known games: cottage-garden, kitchen-garden"
+    )
+    assert err.count("\n") == 1 and "Traceback" not in err

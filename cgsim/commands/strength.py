@@ -8,7 +8,10 @@ from typing import Annotated
 
 import typer
 
-from cgsim.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES
+from cgsim.games import DEFAULT_GAME
+from cgsim.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES, LADDERS
+
+_DEFAULT_LADDERS = "; ".join(f"{game}: {','.join(bots)}" for game, bots in LADDERS.items())
 
 
 def register(app: typer.Typer) -> None:
@@ -20,7 +23,8 @@ def register(app: typer.Typer) -> None:
             int, typer.Option("--games", help="deals per ladder pair (2 games each)")
         ] = DEFAULT_GAMES,
         solo_games: Annotated[
-            int, typer.Option("--solo-games", help="solo games per bot")
+            int,
+            typer.Option("--solo-games", help="solo games per bot (games with a solo mode only)"),
         ] = DEFAULT_SOLO_GAMES,
         workers: Annotated[
             int | None, typer.Option("--workers", help="worker processes (default: one per core)")
@@ -33,7 +37,8 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--bots",
                 help="ladder to bench, weakest first: names separated by commas, or repeat "
-                "the option for specs with parameters (default random,greedy,planner,beam)",
+                "the option for specs with parameters (default: the game's ladder; "
+                f"{_DEFAULT_LADDERS})",
             ),
         ] = None,
         budget: Annotated[
@@ -44,9 +49,10 @@ def register(app: typer.Typer) -> None:
                 "of a plain beam entry",
             ),
         ] = None,
+        game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
         quiet: Annotated[bool, typer.Option("--quiet", help="no progress line")] = False,
     ) -> None:
-        """Measure the bot ladder: paired 2-player win rates, solo scores, decision cost."""
+        """Measure a game's bot ladder: paired 2-player win rates, solo scores, decision cost."""
         from cgsim.strength import format_report, run_strength
 
         def progress(done: int, total: int) -> None:
@@ -68,5 +74,6 @@ def register(app: typer.Typer) -> None:
             seed=seed,
             budget=budget,
             progress=None if quiet else progress,
+            game=game,
         )
         typer.echo(format_report(report))

@@ -22,7 +22,8 @@ from cgsim.bot import Bot
 from cgsim.kitchen.game import GAME
 from cgsim.kitchen.knowledge import Knowledge, sample_world
 from cgsim.kitchen.state import State
-from cgsim.kitchen.strength import play, wilson
+from cgsim.stats import wilson_interval
+from cgsim.strength import play
 
 
 def play_game(bots: list[Bot], seed: int, cap: int = 400) -> tuple[State, list[int]]:
@@ -64,9 +65,10 @@ def test_params_are_validated() -> None:
 
 
 def test_strength_helpers() -> None:
-    low, high = wilson(60, 100)
-    assert 0.49 < low < 0.6 < high < 0.7
-    assert play([KitchenGreedyBot(), KitchenGreedyBot()], 4) in ((0,), (1,), ())
+    interval = wilson_interval(60, 100)
+    assert 0.49 < interval.low < 0.6 < interval.high < 0.7
+    outcome = play(GAME, [KitchenGreedyBot(), KitchenGreedyBot()], 4, 4)
+    assert tuple(seat.win for seat in outcome) in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5))
 
 
 def test_search_is_deterministic_given_the_rng() -> None:
@@ -110,7 +112,7 @@ def test_strength_play_feeds_observations_to_watching_bots() -> None:
         def observe(self, state: object, seat: int, action: int) -> None:
             seen.append(action)
 
-    play([Watcher(), KitchenGreedyBot()], 2)
+    play(GAME, [Watcher(), KitchenGreedyBot()], 2, 2)
     assert seen
 
 

@@ -18,6 +18,21 @@ from pydantic import BaseModel, ConfigDict, Field
 from cgsim.bot import Bot
 from cgsim.game import Action
 from cgsim.kitchen import actions as A
+from cgsim.kitchen.actions import BAZAAR as BAZAAR_ACTION
+from cgsim.kitchen.actions import (
+    BAZAAR_DONE,
+    BAZAAR_SWAP,
+    CLEAN_DISCARD,
+    HARVEST,
+    HOLIDAY_DISCARD,
+    MARKET,
+    PLANT,
+    STEAL,
+    WEED,
+    WEEDING,
+)
+from cgsim.kitchen.actions import CROW as CROW_ACTION
+from cgsim.kitchen.actions import HOLIDAY as HOLIDAY_ACTION
 from cgsim.kitchen.cards import BAZAAR, CROW, HOLIDAY, Catalogue
 from cgsim.kitchen.observation import Observation, observe
 from cgsim.kitchen.rules import bed_full, bed_plants, can_plant
@@ -74,6 +89,35 @@ def _fits_later(
     return catalogue.min_plants * free <= needed <= catalogue.max_plants * free
 
 
+_WORTH_CACHES: dict[int, tuple[Catalogue, dict[tuple[tuple[int, ...], int, int, int], float]]] = {}
+"""Per catalogue (kept alive, so its id stays unique): plant-card worth by bed and card."""
+
+
+def _plant_worth(
+    catalogue: Catalogue, bed: tuple[int, ...], target: int, slots: int, plants: int
+) -> float:
+    """Worth of a plant card of ``plants`` for a bed: plantable now (more when it leaves
+    one slot), plantable once the bed's Weeds are pulled, or useless.
+
+    Memoised: rollouts ask the same question of the same beds thousands of times.
+    """
+    entry = _WORTH_CACHES.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        entry = _WORTH_CACHES[id(catalogue)] = (catalogue, {})
+    cache = entry[1]
+    key = (bed, target, slots, plants)
+    value = cache.get(key)
+    if value is None:
+        if can_plant(catalogue, bed, target, slots, plants):
+            value = 10.0 + plants * 0.1 + (3.0 if len(bed) + 1 == slots else 0.0)
+        elif _fits_later(catalogue, bed, target, slots, plants):
+            value = 4.0
+        else:
+            value = 0.0
+        cache[key] = value
+    return value
+
+
 class Scorer:
     """Feature scores of a seat's legal actions in one view."""
 
@@ -106,17 +150,13 @@ class Scorer:
         beds = self.view.beds[self.seat]
         value: float
         if crop >= 0:
-            bed = beds[crop]
-            target, slots = self.task.targets[crop], self.task.slots[crop]
-            plants = catalogue.type_plants[type_id]
-            if can_plant(catalogue, bed, target, slots, plants):
-                value = 10.0 + plants * 0.1
-                if len(bed) + 1 == slots:
-                    value += 3.0
-            elif _fits_later(catalogue, bed, target, slots, plants):
-                value = 4.0
-            else:
-                value = 0.0
+            value = _plant_worth(
+                catalogue,
+                beds[crop],
+                self.task.targets[crop],
+                self.task.slots[crop],
+                catalogue.type_plants[type_id],
+            )
         elif type_id == catalogue.worker:
             has_weed = any(
                 catalogue.card_types[card] == catalogue.weed for bed in beds for card in bed
@@ -149,36 +189,37 @@ class Scorer:
 
     def score(self, action: Action) -> float:
         kind = action >> 18
-        a, b, c = A.args_of(action)
+        a = (action >> 12) & 63
         p = self.params
         catalogue = self.catalogue
         view = self.view
-        if kind == A.PLANT:
-            crop = catalogue.type_crop[a]
-            bed = (*view.beds[self.seat][crop], 0)
-            completes = (
-                len(bed) == self.task.slots[crop]
-                and bed_plants(catalogue, bed[:-1]) + catalogue.type_plants[a]
-                == self.task.targets[crop]
-            )
-            return p.plant + (p.complete_bed if completes else 0.0) + catalogue.type_plants[a]
-        if kind == A.WEEDING:
-            card = view.beds[self.seat][a][b]
-            return p.pull_weed if catalogue.card_types[card] == catalogue.weed else -50.0
-        if kind == A.WEED:
-            bed = view.beds[a][b]
-            lead = 1.0 if a == self.leader else 0.5
-            return p.weed_leader * lead + bed_plants(catalogue, bed)
-        if kind in (A.MARKET, A.BAZAAR_SWAP):
-            market_type = catalogue.card_types[view.market[b]]
+        if kind in (MARKET, BAZAAR_SWAP):
+            market_type = catalogue.card_types[view.market[(action >> 6) & 63]]
             gain = self.usefulness(market_type) - self.usefulness(a)
             return 20.0 + p.swap_gain * gain if gain > 0 else -10.0
-        if kind == A.HARVEST:
-            return p.harvest
-        if kind == A.CROW:
+        if kind == PLANT:
+            crop = catalogue.type_crop[a]
+            bed = view.beds[self.seat][crop]
+            completes = (
+                len(bed) + 1 == self.task.slots[crop]
+                and bed_plants(catalogue, bed) + catalogue.type_plants[a] == self.task.targets[crop]
+            )
+            return p.plant + (p.complete_bed if completes else 0.0) + catalogue.type_plants[a]
+        if kind == CROW_ACTION:
             return 12.0 + 2.0 * self.usefulness(a)
-        if kind == A.STEAL:
-            card = view.beds[a][b][c]
+        if kind in (CLEAN_DISCARD, HOLIDAY_DISCARD):
+            return -self.usefulness(a)
+        b = (action >> 6) & 63
+        if kind == WEEDING:
+            card = view.beds[self.seat][a][b]
+            return p.pull_weed if catalogue.card_types[card] == catalogue.weed else -50.0
+        if kind == WEED:
+            lead = 1.0 if a == self.leader else 0.5
+            return p.weed_leader * lead + bed_plants(catalogue, view.beds[a][b])
+        if kind == HARVEST:
+            return p.harvest
+        if kind == STEAL:
+            card = view.beds[a][b][action & 63]
             target_task = catalogue.tasks[view.tasks[a]]
             was_full = bed_full(
                 catalogue, view.beds[a][b], target_task.targets[b], target_task.slots[b]
@@ -186,15 +227,13 @@ class Scorer:
             lead = 1.0 if a == self.leader else 0.6
             gain = self.usefulness(catalogue.card_types[card])
             return p.steal * lead + (15.0 if was_full else 0.0) + gain
-        if kind == A.BAZAAR:
+        if kind == BAZAAR_ACTION:
             best = max((self.usefulness(catalogue.card_types[m]) for m in view.market), default=0.0)
             return 18.0 if best < 10.0 else 4.0
-        if kind == A.HOLIDAY:
+        if kind == HOLIDAY_ACTION:
             worth = sum(self.usefulness(catalogue.card_types[card]) for card in self.hand)
             return 16.0 if worth < 4.0 * max(1, len(self.hand)) else 1.0
-        if kind in (A.CLEAN_DISCARD, A.HOLIDAY_DISCARD):
-            return -self.usefulness(a)
-        if kind == A.BAZAAR_DONE:
+        if kind == BAZAAR_DONE:
             return 20.0
         return self._condition_score(kind, a)
 

@@ -1,18 +1,20 @@
 """``kitchen-search``: determinized Monte-Carlo that improves on the greedy bot's move.
 
 For a decision it takes the greedy bot's own pick and the few other actions the greedy
-scorer likes best. It samples ``worlds`` full states agreeing with its observation and
-with what it has seen go into other hands (``cgsim.kitchen.knowledge``), plays every
-candidate in every world followed by a greedy rollout of ``depth`` turns, and scores
-the end (a win 1, a loss 0, otherwise a logistic of its lead in position value). All
-candidates share the same worlds and rollout seeds (common random numbers), so their
-per-world differences are compared, not their noisy means. Worlds come in batches;
-after each, an alternative whose lead cannot plausibly clear the margin is dropped, and
-sampling stops when only greedy's pick is left, so easy decisions cost little and the
-budget goes to close ones. The bot leaves greedy's pick only for a candidate whose mean
-lead over it exceeds ``margin`` and ``z`` standard errors; otherwise it plays as greedy
-would. Every decision with a choice is searched, discards and Bazaar swaps included:
-which card to keep matters as much as what to play.
+scorer likes best. It samples up to ``worlds`` full states agreeing with its
+observation and with what it has seen go into other hands (``cgsim.kitchen.knowledge``),
+dealing each opponent's unknown cards with measured odds for what that opponent's last
+move says of its hand (``HAND_ODDS``: after a Harvest it had nothing to plant). It plays
+every candidate in every world followed by a greedy rollout of ``depth`` turns, and
+scores the end (a win 1, a loss 0, otherwise a logistic of its lead in position value).
+All candidates share the same worlds and rollout seeds (common random numbers), so
+their per-world differences are compared, not their noisy means. Worlds come in
+batches; after each, an alternative whose lead cannot plausibly clear the margin is
+dropped, and sampling stops when only greedy's pick is left, so easy decisions cost
+little and the budget goes to close ones. The bot leaves greedy's pick only for a
+candidate whose mean lead over it exceeds ``margin`` and ``z`` standard errors;
+otherwise it plays as greedy would. Every decision with a choice is searched, discards
+and Bazaar swaps included: which card to keep matters as much as what to play.
 """
 
 from __future__ import annotations
@@ -28,11 +30,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from bots.kitchen_greedy import GreedyParams, Scorer, as_observation, greedy_choice, progress
 from cgsim.bot import Bot
 from cgsim.game import Action, Game
+from cgsim.kitchen import actions as A
 from cgsim.kitchen.cards import SPECIALS
 from cgsim.kitchen.knowledge import Knowledge, sample_world
 from cgsim.kitchen.observation import Observation
 from cgsim.kitchen.rules import apply, can_use_special, legal_actions
-from cgsim.kitchen.state import NONE, OVER, State
+from cgsim.kitchen.state import ACTIONS, NONE, OVER, State
 
 
 class SearchParams(BaseModel):
@@ -41,9 +44,9 @@ class SearchParams(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     worlds: int = Field(
-        32, ge=1, le=10_000, description="most sampled hidden-card deals per decision"
+        96, ge=1, le=10_000, description="most sampled hidden-card deals per decision"
     )
-    batch: int = Field(8, ge=1, le=10_000, description="deals sampled between pruning checks")
+    batch: int = Field(16, ge=1, le=10_000, description="deals sampled between pruning checks")
     prune: float = Field(
         2.0, ge=0.0, description="standard errors above its lead an alternative stays hopeful"
     )
@@ -56,8 +59,10 @@ class SearchParams(BaseModel):
     )
     z: float = Field(1.0, ge=0.0, description="standard errors of the lead an alternative needs")
     knowledge: bool = Field(True, description="keep seen cards in their holders' hands")
-    hand_bias: float = Field(
-        3.0, ge=0.0, description="extra odds that an unknown opponent card is one it can plant"
+    hand_model: float = Field(
+        1.0,
+        ge=0.0,
+        description="trust in the measured odds of what opponents hold (0: uniform deal)",
     )
 
 
@@ -83,16 +88,58 @@ def evaluate(state: State, seat: int, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-(mine - best) / scale))
 
 
+CARD_CLASSES = ("plant-now", "plant-later", "plant-dead", "worker", "weed", "sluggard")
+"""How a hidden card stands for the opponent who may hold it (see ``card_class``)."""
+
+MODELLED_MOVES = (A.HARVEST, A.PLANT, A.MARKET, A.WEED, A.WEEDING, A.CROW)
+"""Last moves whose odds are measured; after any other move the deal is uniform."""
+
+HAND_ODDS: dict[int, tuple[float, ...]] = {
+    A.HARVEST: (0.32, 3.1, 1.2, 1.9, 0.42, 0.34),
+    A.PLANT: (0.46, 2.3, 1.2, 1.9, 1.3, 0.3),
+    A.WEED: (0.02, 3.3, 1.2, 3.3, 0.066, 0.02),
+    A.WEEDING: (0.71, 4.4, 1.2, 0.82, 0.38, 0.02),
+    A.MARKET: (1.4, 3.4, 0.11, 2.9, 2.3, 0.52),
+    A.CROW: (0.98, 1.2, 0.86, 3.2, 0.11, 0.02),
+}
+"""Odds that a hidden card of each class (``CARD_CLASSES`` order) lies in an opponent's
+hand rather than the deck, by the opponent's last action-phase move.
+
+Measured by ``python -m bots.kitchen_odds --games 3000`` (``kitchen-greedy`` self-play,
+every hidden card at every decision): a player who just Harvested had nothing to
+plant, so a card it could plant now is three times less likely in its hand than in the
+deck; one who took from the market keeps what it swapped for. With no such move seen
+yet, the deal is uniform.
+"""
+
+
+def card_class(scorer: Scorer, type_id: int) -> int:
+    """Index into ``CARD_CLASSES`` of a card type for the scorer's seat."""
+    catalogue = scorer.catalogue
+    if catalogue.type_crop[type_id] >= 0:
+        worth = scorer.usefulness(type_id)
+        return 0 if worth >= 10.0 else 1 if worth > 0.0 else 2
+    if type_id == catalogue.worker:
+        return 3
+    return 4 if type_id == catalogue.weed else 5
+
+
 def lean_hands(
-    world: State, observation: Observation, knowledge: Knowledge, weight: float, rng: random.Random
+    world: State,
+    observation: Observation,
+    knowledge: Knowledge,
+    last_moves: Sequence[int],
+    trust: float,
+    rng: random.Random,
 ) -> State:
     """The world with the unknown cards of other hands re-dealt from the same hidden pool,
-    each with odds ``1 + weight`` when its holder could plant it now, else 1.
+    each card weighted by ``HAND_ODDS`` (raised to ``trust``) for the holder's last move.
 
-    Players keep useful cards and discard the rest, so a uniform deal makes opponents
-    look weaker than they are. Known cards stay where they are.
+    A uniform deal ignores what an opponent's moves say about its hand: after a Harvest
+    it had nothing to plant. Known cards stay where they are; ``last_moves`` holds each
+    seat's last action-phase kind, or -1 when none was seen.
     """
-    if weight <= 0.0:
+    if trust <= 0.0 or not any(move in HAND_ODDS for move in last_moves):
         return world
     card_types = world.rules.catalogue.card_types
     seat = observation.seat
@@ -110,14 +157,18 @@ def lean_hands(
     for other in range(world.players):
         if other == seat:
             continue
-        scorer = Scorer(world, other, KitchenSearchBot.greedy)
+        odds = HAND_ODDS.get(last_moves[other])
         chosen = list(known[other])
-        while len(chosen) < len(hands[other]) and pool:
-            odds = [
-                1.0 + (weight if scorer.usefulness(card_types[card]) >= 10.0 else 0.0)
-                for card in pool
-            ]
-            chosen.append(pool.pop(rng.choices(range(len(pool)), weights=odds)[0]))
+        if odds is None:
+            while len(chosen) < len(hands[other]) and pool:
+                chosen.append(pool.pop(rng.randrange(len(pool))))
+        else:
+            scorer = Scorer(world, other, KitchenSearchBot.greedy)
+            by_type = {card_types[card] for card in pool}
+            weight_of = {t: odds[card_class(scorer, t)] ** trust for t in by_type}
+            while len(chosen) < len(hands[other]) and pool:
+                weights = [weight_of[card_types[card]] for card in pool]
+                chosen.append(pool.pop(rng.choices(range(len(pool)), weights=weights)[0]))
         hands[other] = tuple(sorted(chosen))
     rng.shuffle(pool)
     return replace(world, hands=tuple(hands), deck=tuple(pool))
@@ -185,11 +236,13 @@ class KitchenSearchBot(Bot):
         super().__init__(params)
         self._last: Observation | None = None
         self._knowledge: Knowledge | None = None
+        self._last_moves: list[int] = []
 
     def new_game(self, game: Game, seat: int, state: Any) -> None:
         super().new_game(game, seat, state)
         self._last = as_observation(state)
         self._knowledge = Knowledge.empty(self._last)
+        self._last_moves = [-1] * self._last.players
 
     def observe(self, state: Any, seat: int, action: Action) -> None:
         """Learn which open cards went into other hands with the action just played."""
@@ -197,7 +250,14 @@ class KitchenSearchBot(Bot):
         last, knowledge = self._last, self._knowledge
         if last is not None and knowledge is not None and last.seat == after.seat:
             self._knowledge = knowledge.update(last, seat, action, after)
+            if last.phase == ACTIONS and seat != after.seat and seat < len(self._last_moves):
+                self._last_moves[seat] = A.kind_of(action)
         self._last = after
+
+    @property
+    def last_moves(self) -> tuple[int, ...]:
+        """Each seat's last action-phase move kind seen by this bot (-1: none yet)."""
+        return tuple(self._last_moves)
 
     def knowledge_for(self, observation: Observation) -> Knowledge:
         """What this bot knows of other hands, valid for ``observation`` (or nothing)."""
@@ -236,7 +296,9 @@ class KitchenSearchBot(Bot):
         while sampled < params.worlds and len(alive) > 1:
             for _ in range(min(params.batch, params.worlds - sampled)):
                 world = sample_world(observation, knowledge, rng)
-                world = lean_hands(world, observation, knowledge, params.hand_bias, rng)
+                world = lean_hands(
+                    world, observation, knowledge, self._last_moves, params.hand_model, rng
+                )
                 rollout_seed = rng.getrandbits(64)
                 for index in alive:
                     final = rollout(

@@ -9,19 +9,26 @@ import pytest
 from pydantic import ValidationError
 
 import bots.kitchen_search as search_module
-from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot
+from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer
+from bots.kitchen_odds import FLOOR, count_hidden_cards, format_odds, hand_odds
 from bots.kitchen_search import (
+    CARD_CLASSES,
+    HAND_ODDS,
+    MODELLED_MOVES,
     KitchenSearchBot,
     SearchParams,
+    card_class,
     hopeful,
     lead_stats,
     lean_hands,
     preferred,
 )
 from cgsim.bot import Bot
+from cgsim.kitchen import actions as A
 from cgsim.kitchen.game import GAME
 from cgsim.kitchen.knowledge import Knowledge, sample_world
-from cgsim.kitchen.state import State
+from cgsim.kitchen.rules import can_plant
+from cgsim.kitchen.state import ACTIONS, State
 from cgsim.stats import wilson_interval
 from cgsim.strength import play
 
@@ -153,11 +160,92 @@ def test_leaning_hands_keeps_the_observation_and_known_cards() -> None:
     if hidden[0] not in state.hands[1]:
         known = Knowledge(0, ((), (), (hidden[0],)))
     world = sample_world(view, known, random.Random(3))
-    leaned = lean_hands(world, view, known, 5.0, random.Random(4))
+    moves = [-1, A.HARVEST, A.MARKET]
+    leaned = lean_hands(world, view, known, moves, 1.0, random.Random(4))
     assert GAME.observation(leaned, 0) == view
     assert sorted([*leaned.deck, *(c for h in leaned.hands for c in h)]) == sorted(
         [*world.deck, *(c for h in world.hands for c in h)]
     )
     holder = 1 if known.known[1] else 2
     assert hidden[0] in leaned.hands[holder]
-    assert lean_hands(world, view, known, 0.0, random.Random(4)) is world
+    assert lean_hands(world, view, known, moves, 0.0, random.Random(4)) is world
+    assert lean_hands(world, view, known, [-1, -1, -1], 1.0, random.Random(4)) is world
+
+
+def test_card_class_sorts_cards_by_their_use_to_the_holder() -> None:
+    state = GAME.new_game(GAME.make_rules(2, {}), 3)
+    scorer = Scorer(state, 1, GreedyParams())
+    catalogue = state.rules.catalogue
+    task = catalogue.tasks[state.tasks[1]]
+    assert card_class(scorer, catalogue.worker) == CARD_CLASSES.index("worker")
+    assert card_class(scorer, catalogue.weed) == CARD_CLASSES.index("weed")
+    assert card_class(scorer, catalogue.sluggard) == CARD_CLASSES.index("sluggard")
+    seen = set()
+    for type_id, crop in enumerate(catalogue.type_crop):
+        if crop < 0:
+            continue
+        plants = catalogue.type_plants[type_id]
+        now = can_plant(catalogue, (), task.targets[crop], task.slots[crop], plants)
+        expected = "plant-now" if now else "plant-dead"
+        assert CARD_CLASSES[card_class(scorer, type_id)] == expected
+        seen.add(expected)
+    assert seen == {"plant-now", "plant-dead"}
+
+
+def test_search_remembers_each_opponents_last_action_phase_move() -> None:
+    bot = KitchenSearchBot(SearchParams(worlds=1, depth=0))
+    greedy = KitchenGreedyBot()
+    state = GAME.new_game(GAME.make_rules(2, {"turn_cap": 30}), 6)
+    bot.new_game(GAME, 1, GAME.observation(state, 1))
+    assert bot.last_moves == (-1, -1)
+    checked = 0
+    while not GAME.is_terminal(state):
+        seat = GAME.current_player(state)
+        legal = GAME.legal_actions(state)
+        action = greedy.choose(GAME.observation(state, seat), legal, random.Random(checked))
+        phase = state.phase
+        state = GAME.apply(state, action)
+        bot.observe(GAME.observation(state, 1), seat, action)
+        if seat == 0 and phase == ACTIONS:
+            assert bot.last_moves[0] == A.kind_of(action)
+            checked += 1
+    assert bot.last_moves[1] == -1
+    assert checked > 5
+
+
+def _class_share(moves: list[int], trials: int, wanted: str) -> float:
+    """Share of seat 1's re-dealt hand cards of class ``wanted`` for it, after ``moves``."""
+    state = GAME.new_game(GAME.make_rules(2, {}), 14)
+    view = GAME.observation(state, 0)
+    known = Knowledge.empty(view)
+    scorer = Scorer(state, 1, GreedyParams())
+    card_types = state.rules.catalogue.card_types
+    rng = random.Random(5)
+    hits = total = 0
+    for _ in range(trials):
+        world = lean_hands(sample_world(view, known, rng), view, known, moves, 1.0, rng)
+        for card in world.hands[1]:
+            hits += CARD_CLASSES[card_class(scorer, card_types[card])] == wanted
+            total += 1
+    return hits / total
+
+
+def test_hand_model_deals_opponents_what_their_last_move_suggests() -> None:
+    plantable = [_class_share(moves, 300, "plant-now") for moves in ([-1, -1], [-1, A.HARVEST])]
+    assert plantable[1] < 0.7 * plantable[0]
+    workers = [_class_share(moves, 300, "worker") for moves in ([-1, -1], [-1, A.MARKET])]
+    assert workers[1] > 1.5 * workers[0]
+
+
+def test_hand_odds_are_measured_from_self_play() -> None:
+    odds = hand_odds(count_hidden_cards(12, 50))
+    assert set(odds) <= set(MODELLED_MOVES)
+    assert A.HARVEST in odds and A.MARKET in odds
+    assert all(len(row) == len(CARD_CLASSES) and min(row) >= FLOOR for row in odds.values())
+    plant_now = CARD_CLASSES.index("plant-now")
+    assert odds[A.HARVEST][plant_now] < 1.0 < odds[A.MARKET][plant_now]
+    table = format_odds(odds)
+    namespace: dict[str, Any] = {"A": A}
+    exec(table.replace("HAND_ODDS: dict[int, tuple[float, ...]]", "HAND_ODDS"), namespace)
+    assert set(namespace["HAND_ODDS"]) == set(odds)
+    assert set(HAND_ODDS) == set(MODELLED_MOVES)

@@ -147,3 +147,11 @@ def test_regress_with_identical_golden_games_says_so(tmp_path: Path) -> None:
     result = runner.invoke(app, ["regress", str(golden), "--metric", "mean_score:1"])
     assert result.exit_code == 0
     assert "golden games identical" in result.output
+
+
+def test_help_texts_keep_the_config_table_names() -> None:
+    """Square brackets in help texts are markup to the help renderer unless escaped."""
+    sweep = runner.invoke(app, ["sweep", "--help"], terminal_width=200)
+    tune = runner.invoke(app, ["tune", "--help"], terminal_width=200)
+    assert "[sweep]" in sweep.output
+    assert "[tune.free]" in tune.output and "[tune.targets]" in tune.output

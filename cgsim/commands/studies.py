@@ -284,7 +284,7 @@ def register_studies(app: typer.Typer) -> None:
 
     @app.command()
     def sweep(
-        config: Annotated[Path, typer.Argument(help="TOML config with a [sweep] table.")],
+        config: Annotated[Path, typer.Argument(help="TOML config with a \\[sweep] table.")],
         games: Annotated[int | None, typer.Option(help="Games per grid point (overrides).")] = None,
         seed: Annotated[int | None, typer.Option(help="Run seed (overrides).")] = None,
         workers: Annotated[
@@ -311,7 +311,7 @@ def register_studies(app: typer.Typer) -> None:
     @app.command()
     def tune(
         config: Annotated[
-            Path, typer.Argument(help="TOML config with [tune.free], [tune.targets].")
+            Path, typer.Argument(help="TOML config with \\[tune.free] and \\[tune.targets] tables.")
         ],
         workers: Annotated[
             int | None, typer.Option(help="Worker processes, 0 = all cores.")

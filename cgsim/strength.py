@@ -355,7 +355,8 @@ def format_report(report: StrengthReport) -> str:
     for p in report.pairs:
         if p.draws:
             lines.append(
-                f"  {p.upper} vs {p.lower}: {p.draws} games without a winner (half a win each)"
+                f"  {p.upper} vs {p.lower}: {p.draws} {'game' if p.draws == 1 else 'games'} "
+                "without a winner (half a win each)"
             )
     if report.has_solo:
         lines.append("solo game (mean score, 95% t interval):")

@@ -156,7 +156,7 @@ def test_a_game_without_a_winner_is_half_a_win_each() -> None:
     report = summarize(KITCHEN_PAIR, [TaskResult(task, (draw, won))], 0.0, "kitchen-garden")
     assert report.pairs[0].win_rate.estimate == 0.75
     assert report.pairs[0].draws == 1
-    assert "1 games without a winner (half a win each)" in format_report(report)
+    assert "1 game without a winner (half a win each)" in format_report(report)
 
 
 def test_command_benches_kitchen_garden() -> None:

@@ -170,14 +170,17 @@ def register(app: typer.Typer) -> None:
         memory_games: Annotated[
             int, typer.Option(help="Also run this many games and report the peak memory (0: skip).")
         ] = 0,
+        game: Annotated[str, typer.Option(help="Which game.")] = "cottage-garden",
     ) -> None:
         """Print speed figures: games per second, per-decision cost, parallel efficiency."""
         from cgsim.bench import memory_bench, run_bench
+        from cgsim.games import get_game
 
-        run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo)
+        get_game(game)  # an unknown game fails before any measurement
+        run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
         if memory_games > 0:
             typer.echo("")
-            memory_bench(memory_games, seed, typer.echo)
+            memory_bench(memory_games, seed, typer.echo, game=game)
 
 
 def _turn_label(game: Any, turn: int, state: Any) -> str:

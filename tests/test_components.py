@@ -340,6 +340,18 @@ def test_digest_is_stable(catalogue: Catalogue, tmp_path: Path) -> None:
         (lambda d: d["tiles"]["1A-2"].update(features={}), "tile 1A-2: differs from 1A-1"),
         (lambda d: d["tiles"].pop("1A-1"), "tile id '1A-2'; allowed: 1A-1"),
         (lambda d: d["boards"]["1"].pop("dark"), "board 1: missing key 'dark'"),
+        (
+            lambda d: d["tiles"]["1A-1"].pop("features"),
+            "tile 1A-1: must be an object with 'kind', 'cells' and 'features'",
+        ),
+        (
+            lambda d: d["tiles"]["1A-1"].update(cells=[]),
+            r"tile 1A-1: cells \[\]; allowed: a non-empty list",
+        ),
+        (
+            lambda d: d["tiles"]["1A-1"].update(features=[]),
+            r"tile 1A-1: features \[\]; allowed: an object",
+        ),
     ],
 )
 def test_bad_record_components(

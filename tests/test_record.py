@@ -320,6 +320,27 @@ def test_tampered_tile_cell_is_rejected(record: dict[str, Any]) -> None:
         consume(record)
 
 
+def test_tampered_tile_shape_names_the_placement(record: dict[str, Any]) -> None:
+    n, _, event = first_event(record, "take_tile")
+    event["cells"][0] = [9, 9]
+    with pytest.raises(RecordError, match=rf"turn {n}: cells .* are not a placement of"):
+        consume(record)
+
+
+def test_tampered_tile_id_names_the_nursery_cell(record: dict[str, Any]) -> None:
+    n, _, event = first_event(record, "take_tile")
+    event["tile"] = "no-such-tile"
+    with pytest.raises(RecordError, match=rf"turn {n}: tile no-such-tile is not at nursery"):
+        consume(record)
+
+
+def test_event_out_of_place_is_rejected(record: dict[str, Any]) -> None:
+    n, _, event = first_event(record, "take_tile")
+    event["e"] = "score"
+    with pytest.raises(RecordError, match=rf"turn {n}: event 'score' cannot happen at this point"):
+        consume(record)
+
+
 def test_tampered_placement_is_rejected(record: dict[str, Any]) -> None:
     _, _, event = first_event(record, "take_tile")
     # Shift the tile one column: either off the bed, onto other tiles, or a different event.

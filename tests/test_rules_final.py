@@ -10,6 +10,7 @@ from engine_helpers import (
     EMPTY,
     PASS,
     at_plant,
+    bonus,
     cat,
     clear_nursery,
     end_previous_turn,
@@ -20,6 +21,9 @@ from engine_helpers import (
     penalty,
     play_out,
     pot,
+    score,
+    set_row,
+    tile_actions,
     with_player,
 )
 
@@ -352,6 +356,11 @@ def test_crossing_the_red_line_again_gives_a_cat_again() -> None:
     assert of_kind(after.events, "gain_cat") == [{"e": "gain_cat", "why": "red_line"}]
 
 
+def test_a_zero_point_penalty_asks_for_no_decision() -> None:
+    after = final_turn((6, 0, 0), (3, 0, 0), overrides={"penalty_points": 0})
+    assert after.phase != PH_PENALTY and penalties(after) == []
+
+
 def test_start_pot_again_after_a_cube_returned_to_start() -> None:
     after = final_turn((2, 16, 16), (8, 8, 8), cats=0)
     assert penalties(after) == [("orange", 0, 2, 0)]
@@ -442,6 +451,38 @@ def test_a_limit_cat_counts_as_a_placement() -> None:
     assert after.phase == PH_LIMIT
     after = apply(after, cat(0, 4, 4))
     assert of_kind(after.events, "cat")[0]["why"] == "limit"
+    assert after.end is None and after.stall == 0
+
+
+def test_a_pot_token_and_a_tile_count_as_placements() -> None:
+    after = apply(stalling(stall=1)._replace(supply_pots=1), pot(0, 2, 2))
+    assert after.end is None and after.stall == 0
+    state = stalling(stall=1)
+    cell = state.rules.rows[state.space][0]
+    state = set_row(state, {cell: state.path[0]})
+    after = apply(state, tile_actions(state, cell, bed=0)[0])
+    assert of_kind(after.events, "take_tile")
+    assert after.end is None and after.stall == 0
+
+
+def test_a_bonus_pot_counts_as_a_placement() -> None:
+    # Seat 0 scores a bed already complete: the start-space pot is its only placement.
+    full = grid_bed(["P####"] + ["#####"] * 4, placed=3)
+    state = stalling(stall=1, orange=(0, 16, 16), beds=(full, grid_bed(EMPTY, board=1)))
+    after = apply(state._replace(phase=PH_AFTER, supply_pots=1), score(0))
+    assert after.phase == PH_BONUS
+    after = apply(after, bonus(2, 2))
+    assert of_kind(after.events, "bonus_pot") and not of_kind(after.events, "cat")
+    assert after.end is None and after.stall == 0
+
+
+def test_the_turn_that_starts_the_final_round_does_not_count_toward_the_stall() -> None:
+    state = clear_nursery(game(2, seed=2)._replace(value=5, supply_pots=0, stall=0))
+    three = ["###..", ".....", ".....", ".....", "....."]
+    state = with_player(state, 0, beds=(grid_bed(three, placed=3), None), cats=0)
+    state = with_player(state, 1, beds=(grid_bed(three, board=2, placed=3), None))
+    after = apply(at_plant(state, space=15)._replace(placed=False), PASS)
+    assert of_kind(after.events, "gardener")[0]["final_round"] is True
     assert after.end is None and after.stall == 0
 
 

@@ -299,6 +299,14 @@ def test_no_start_pot_while_another_cube_stays_on_start() -> None:
     assert not of_kind(after.events, "bonus_pot")
 
 
+def test_no_start_pot_while_a_cube_on_the_same_start_stays() -> None:
+    # The one movable orange cube leaves the start and its twin stays: no decision, no pot.
+    after = apply(ready(orange=(0, 0, 16)), COMPLETE)
+    assert of_kind(after.events, "move")[0]["from"] == 0
+    assert after.phase != PH_BONUS
+    assert not of_kind(after.events, "bonus_pot")
+
+
 def test_no_start_pot_without_a_pot_in_the_supply() -> None:
     # The completing pot took the last one.
     after = apply(ready(orange=(0, 3, 4), supply_pots=1), COMPLETE)

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cgsim.checker.geometry import Cell
 from cgsim.checker.violations import Fatal
-
-Cell = tuple[int, int]
 
 
 def get(obj: Any, key: str, where: str) -> Any:

@@ -149,10 +149,9 @@ class State:
         }
         return Bed(board=board, side=side, printed=printed)
 
-    def release_bed(self, seat: int, index: int, bed: Bed) -> list[str]:
+    def release_bed(self, seat: int, index: int, bed: Bed) -> None:
         """Take ``bed`` off the table: tokens to the supply, tiles (returned) to the path."""
         self.supply_pots += sum(1 for k in bed.tokens.values() if k == "pot")
         self.supply_cats += sum(1 for k in bed.tokens.values() if k == "cat")
         self.path.extend(bed.tile_order)
         self.players[seat].beds[index] = None
-        return list(bed.tile_order)

@@ -311,17 +311,21 @@ def _disconnected_cell(cells: Sequence[Cell]) -> Cell | None:
     return min(remaining) if remaining else None
 
 
+def _check_kind_name(kind: object, source: str) -> None:
+    if not isinstance(kind, str) or not _KIND_NAME.fullmatch(kind):
+        raise ConfigError(
+            f"{source}: tile name {kind!r}; allowed: letters and digits only, at least one "
+            "(tile ids are KIND-COPY)"
+        )
+
+
 def tile_kind_from_shape(kind: str, shape: Sequence[str], source: str = "shape") -> TileKind:
     """Validate one tile's shape strings and precompute its placements.
 
     ``source`` names the file in error messages.
     """
     where = f"{source}: tile {kind}"
-    if not _KIND_NAME.fullmatch(kind):
-        raise ConfigError(
-            f"{source}: tile name {kind!r}; allowed: letters and digits only, at least one "
-            "(tile ids are KIND-COPY)"
-        )
+    _check_kind_name(kind, source)
     raw_cells: list[Cell] = []
     raw_features: list[tuple[Cell, str]] = []
     for r, row in enumerate(shape):
@@ -379,11 +383,7 @@ def _check_keys(table: Mapping[str, Any], allowed: Sequence[str], where: str) ->
 
 
 def _parse_tile_kind(kind: Any, entry: Any, source: str) -> tuple[TileKind, int]:
-    if not isinstance(kind, str) or not _KIND_NAME.fullmatch(kind):
-        raise ConfigError(
-            f"{source}: tile name {kind!r}; allowed: letters and digits only, at least one "
-            "(tile ids are KIND-COPY)"
-        )
+    _check_kind_name(kind, source)
     where = f"{source}: tile {kind}"
     if not isinstance(entry, Mapping):
         raise ConfigError(f"{where}: must be a table with keys 'copies' and 'shape'")

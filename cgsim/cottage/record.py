@@ -13,7 +13,7 @@ from typing import Any
 from cgsim.cottage import actions as act
 from cgsim.cottage.components import catalogue_from_json, cell_index
 from cgsim.cottage.nursery import CORNERS, nursery_index, nursery_rc
-from cgsim.cottage.rules import SIDE_NAMES, apply, make_rules, new_game
+from cgsim.cottage.rules import apply, board_json, make_rules, new_game
 from cgsim.cottage.settings import SETTING_NAMES, make_settings
 from cgsim.cottage.state import (
     COLOR_NAMES,
@@ -35,23 +35,20 @@ FORMAT = "cgsim.record/1"
 TURN_MARKER = "_turn"
 
 
-def _board_json(state: State, board: int, dark: bool) -> dict[str, str]:
-    return {"board": state.rules.catalogue.boards[board].id, "side": SIDE_NAMES[dark]}
-
-
 def setup_json(state: State) -> dict[str, Any]:
     """The record's ``setup``: the deal as the seed made it, before any decision."""
-    tiles = state.rules.catalogue.tiles
+    catalogue = state.rules.catalogue
+    tiles = catalogue.tiles
     supply_board = state.supply_board
     assert supply_board is not None
     return {
         "nursery": [[tiles[state.nursery[r * 4 + c]].id for c in range(4)] for r in range(4)],
         "path": [tiles[t].id for t in state.path],
         "beds": [
-            [_board_json(state, bed.board, bed.dark) for bed in p.beds if bed is not None]
+            [board_json(catalogue, bed.board, bed.dark) for bed in p.beds if bed is not None]
             for p in state.players
         ],
-        "supply_board": _board_json(state, *supply_board),
+        "supply_board": board_json(catalogue, *supply_board),
         "gardener": {"space": state.space, "value": state.value},
         "cats": [p.cats for p in state.players],
         "supply": {"cats": state.supply_cats, "pots": state.supply_pots},
@@ -111,17 +108,22 @@ class CottageRecorder:
             setup["corner_cats"] = corner_cats
             setup["supply"]["cats"] -= len(corner_cats)
         if state.phase == PH_OVER:
-            from cgsim.cottage.game import result_of
-
-            result = result_of(state)
-            self.record["result"] = {
-                "scores": [int(x) for x in result.scores],
-                "beehives": [p.beehive for p in state.players],
-                "winners": list(result.winners),
-                "turns": state.turn,
-                "end": result.end,
-            }
+            self.record["result"] = result_json(state)
         return self.record
+
+
+def result_json(state: State) -> dict[str, Any]:
+    """The record's ``result`` of a finished game."""
+    from cgsim.cottage.game import result_of
+
+    result = result_of(state)
+    return {
+        "scores": [int(x) for x in result.scores],
+        "beehives": [p.beehive for p in state.players],
+        "winners": list(result.winners),
+        "turns": state.turn,
+        "end": result.end,
+    }
 
 
 # --------------------------------------------------------------------------- replay
@@ -282,17 +284,8 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
 
 
 def _check_result(record: Mapping[str, Any], state: State) -> None:
-    from cgsim.cottage.game import result_of
-
-    result = result_of(state)
     expected = record.get("result")
-    actual = {
-        "scores": [int(x) for x in result.scores],
-        "beehives": [p.beehive for p in state.players],
-        "winners": list(result.winners),
-        "turns": state.turn,
-        "end": result.end,
-    }
+    actual = result_json(state)
     if not isinstance(expected, Mapping):
         raise RecordError("the record has no result")
     for key, value in actual.items():

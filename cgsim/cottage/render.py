@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import string
 
+from cgsim.cottage.components import mask_cells
 from cgsim.cottage.state import COLOR_NAMES, PHASE_NAMES, Bed, Player, State, player_score
 
 LEGEND = (
@@ -24,9 +25,8 @@ def _bed_lines(state: State, bed: Bed | None, title: str) -> list[str]:
     catalogue = state.rules.catalogue
     cell_letter: dict[int, str] = {}
     for letter, shape in zip(string.ascii_lowercase * 3, bed.shapes, strict=False):
-        for cell in range(25):
-            if shape >> cell & 1:
-                cell_letter[cell] = letter
+        for cell in mask_cells(shape):
+            cell_letter[cell] = letter
     side = catalogue.boards[bed.board].id + ("d" if bed.dark else "l")
     lines = [f"{title} board {side}:"]
     for r in range(5):

@@ -36,6 +36,7 @@ from cgsim.cottage.state import (
     Rules,
     Scoring,
     State,
+    cubes,
 )
 from cgsim.errors import IllegalActionError
 
@@ -47,6 +48,11 @@ def make_rules(players: int, settings: Settings, catalogue: Catalogue) -> Rules:
 
 
 # --------------------------------------------------------------------------- setup
+
+
+def board_json(catalogue: Catalogue, board: int, dark: bool) -> dict[str, str]:
+    """A board side as records name it."""
+    return {"board": catalogue.boards[board].id, "side": SIDE_NAMES[dark]}
 
 
 def _new_bed(catalogue: Catalogue, board: int, dark: bool, born: int) -> Bed:
@@ -280,7 +286,7 @@ def penalty_options(rules: Rules, player: Player) -> list[tuple[int, int]]:
             continue
         track, target = rules.track(color), rules.target(color)
         seen: set[int] = set()
-        for cube, index in enumerate(player.orange if color == ORANGE else player.blue):
+        for cube, index in enumerate(cubes(player, color)):
             if index == 0 or index in seen:
                 continue
             seen.add(index)
@@ -298,7 +304,7 @@ def penalty_options(rules: Rules, player: Player) -> list[tuple[int, int]]:
 def _do_penalty(w: _Work, color: int, cube: int) -> None:
     s = w.rules.settings
     spaces = s.penalty_orange_spaces if color == ORANGE else s.penalty_blue_spaces
-    positions = list(w.me.orange if color == ORANGE else w.me.blue)
+    positions = list(cubes(w.me, color))
     start = positions[cube]
     positions[cube] = max(0, start - spaces)
     _set_cubes(w, color, tuple(positions))
@@ -345,8 +351,12 @@ def _refill(w: _Work, ramble: bool) -> None:
         w.emit({"e": "refill", "cells": cells, "tiles": tiles, "ramble": ramble})
 
 
+def _has_empty_cell(player: Player) -> bool:
+    return any(bed is not None and bed.empty for bed in player.beds)
+
+
 def _can_place_cat(player: Player) -> bool:
-    return player.cats > 0 and any(bed is not None and bed.empty for bed in player.beds)
+    return player.cats > 0 and _has_empty_cell(player)
 
 
 def _tile_fits(w: _Work) -> bool:
@@ -361,7 +371,7 @@ def _tile_fits(w: _Work) -> bool:
 
 
 def _pot_fits(w: _Work) -> bool:
-    return w.supply_pots > 0 and any(bed is not None and bed.empty for bed in w.me.beds)
+    return w.supply_pots > 0 and _has_empty_cell(w.me)
 
 
 def _plant_step(w: _Work) -> None:
@@ -470,8 +480,7 @@ def _score_continue(w: _Work) -> None:
         assert sc is not None
         if sc.step <= BLUE:
             amount = sc.pots if sc.step == ORANGE else sc.cloches
-            positions = w.me.orange if sc.step == ORANGE else w.me.blue
-            options = cube_options(w.rules, positions, sc.step) if amount else []
+            options = cube_options(w.rules, cubes(w.me, sc.step), sc.step) if amount else []
             if len(options) > 1:
                 w.phase = PH_CUBE
                 return
@@ -496,7 +505,7 @@ def _move(w: _Work, color: int, cube: int) -> bool:
     assert sc is not None
     rules, s = w.rules, w.rules.settings
     amount = sc.pots if color == ORANGE else sc.cloches
-    positions = list(w.me.orange if color == ORANGE else w.me.blue)
+    positions = list(cubes(w.me, color))
     track, target = rules.track(color), rules.target(color)
     start = positions[cube]
     positions[cube] = end = min(start + amount, target)
@@ -535,12 +544,17 @@ def _place_bonus_pot(w: _Work, cell: int) -> None:
     w.emit({"e": "bonus_pot", "bed": b, "cell": _rc(cell)})
 
 
-def _cleanup(w: _Work, b: int) -> None:
-    bed = w.me.beds[b]
-    assert bed is not None
+def _release(w: _Work, bed: Bed) -> None:
+    """Tiles back to the path in placement order, tokens back to the supply."""
     w.path.extend(bed.placed)
     w.supply_pots += bed.pots.bit_count()
     w.supply_cats += bed.cats.bit_count()
+
+
+def _cleanup(w: _Work, b: int) -> None:
+    bed = w.me.beds[b]
+    assert bed is not None
+    _release(w, bed)
     new_board: dict[str, str] | None = None
     if w.final_round or w.supply_board is None:
         w.set_bed(b, None)
@@ -548,7 +562,7 @@ def _cleanup(w: _Work, b: int) -> None:
         board, dark = w.supply_board
         w.set_bed(b, _new_bed(w.rules.catalogue, board, dark, w.me.turns))
         w.supply_board = (bed.board, not bed.dark)
-        new_board = {"board": w.rules.catalogue.boards[board].id, "side": SIDE_NAMES[dark]}
+        new_board = board_json(w.rules.catalogue, board, dark)
     w.emit(
         {
             "e": "cleanup",
@@ -566,9 +580,7 @@ def _discard(w: _Work, seat: int, b: int) -> None:
     player = w.players[seat]
     bed = player.beds[b]
     assert bed is not None
-    w.path.extend(bed.placed)
-    w.supply_pots += bed.pots.bit_count()
-    w.supply_cats += bed.cats.bit_count()
+    _release(w, bed)
     beds = (None, player.beds[1]) if b == 0 else (player.beds[0], None)
     w.players[seat] = player._replace(beds=beds)
     w.emit(
@@ -638,14 +650,17 @@ def _run_turns(w: _Work) -> None:
 # --------------------------------------------------------------------------- legal actions
 
 
-def _cat_segments(player: Player) -> list[tuple[int, tuple[int, ...]]]:
-    if player.cats <= 0:
-        return []
+def _token_segments(kind: int, player: Player) -> list[tuple[int, tuple[int, ...]]]:
+    """A cat or pot on any empty cell of either bed."""
     return [
-        (act.encode(act.CAT, bed=b), tuple(mask_cells(bed.empty)))
+        (act.encode(kind, bed=b), tuple(mask_cells(bed.empty)))
         for b, bed in enumerate(player.beds)
         if bed is not None and bed.empty
     ]
+
+
+def _cat_segments(player: Player) -> list[tuple[int, tuple[int, ...]]]:
+    return _token_segments(act.CAT, player) if player.cats > 0 else []
 
 
 def _main_segments(state: State) -> list[tuple[int, tuple[int, ...]]]:
@@ -665,11 +680,7 @@ def _main_segments(state: State) -> list[tuple[int, tuple[int, ...]]]:
                         )
                     )
     if state.supply_pots > 0:
-        segments.extend(
-            (act.encode(act.POT, bed=b), tuple(mask_cells(bed.empty)))
-            for b, bed in enumerate(player.beds)
-            if bed is not None and bed.empty
-        )
+        segments += _token_segments(act.POT, player)
     return segments
 
 
@@ -694,8 +705,7 @@ def legal_actions(state: State) -> LegalActions:
     if phase == PH_CUBE:
         sc = state.scoring
         assert sc is not None
-        positions = player.orange if sc.step == ORANGE else player.blue
-        options = cube_options(state.rules, positions, sc.step)
+        options = cube_options(state.rules, cubes(player, sc.step), sc.step)
         return LegalActions(
             [(act.encode(act.CUBE), tuple(act.cube_code(sc.step, k) for k in options))]
         )
@@ -755,7 +765,7 @@ def _hunt_cat(state: State, w: _Work, action: int, why: str) -> int:
     if w.me.cats <= 0:
         raise _illegal(state, action, "no cat in reserve")
     if not bed.empty >> cell & 1:
-        raise _illegal(state, action, f"cell {list(cell_rc(cell))} of bed {b} is not empty soil")
+        raise _illegal(state, action, f"cell {_rc(cell)} of bed {b} is not empty soil")
     _place_cat(w, b, cell, why)
     return b
 
@@ -813,7 +823,7 @@ def _take_pot(state: State, w: _Work, action: int) -> None:
     if w.supply_pots <= 0:
         raise _illegal(state, action, "no pot left in the supply")
     if not bed.empty >> cell & 1:
-        raise _illegal(state, action, f"cell {list(cell_rc(cell))} of bed {b} is not empty soil")
+        raise _illegal(state, action, f"cell {_rc(cell)} of bed {b} is not empty soil")
     w.set_bed(b, bed._replace(pots=bed.pots | 1 << cell))
     w.supply_pots -= 1
     w.placed = True
@@ -873,10 +883,9 @@ def _apply_cube(state: State, w: _Work, action: int) -> None:
     assert sc is not None
     code = action & act.INDEX_MASK
     color, cube = code >> 3, code & 7
-    positions = w.me.orange if sc.step == ORANGE else w.me.blue
     if act.kind_of(action) != act.CUBE or color != sc.step:
         raise _illegal(state, action, f"expected an {COLOR_NAMES[sc.step]} cube to move")
-    if cube not in cube_options(state.rules, positions, color):
+    if cube not in cube_options(state.rules, cubes(w.me, color), color):
         raise _illegal(
             state,
             action,
@@ -894,9 +903,7 @@ def _apply_bonus(state: State, w: _Work, action: int) -> None:
     cell = _cell_index(state, action)
     other = w.me.beds[1 - sc.bed]
     if other is None or not other.empty >> cell & 1:
-        raise _illegal(
-            state, action, f"cell {list(cell_rc(cell))} of the other bed is not empty soil"
-        )
+        raise _illegal(state, action, f"cell {_rc(cell)} of the other bed is not empty soil")
     _place_bonus_pot(w, cell)
     _score_continue(w)
 
@@ -985,10 +992,10 @@ def describe(state: State, action: int) -> str:
             )
         return f"take tile from nursery [{r},{c}] to bed {d.bed}, placement {d.place}"
     if d.kind in (act.POT, act.CAT):
-        r, c = divmod(d.place, 5)
+        r, c = cell_rc(d.place)
         return f"{d.name} on bed {d.bed} [{r},{c}]"
     if d.kind == act.BONUS_POT:
-        r, c = divmod(d.place, 5)
+        r, c = cell_rc(d.place)
         return f"bonus pot on the other bed [{r},{c}]"
     if d.kind in (act.CUBE, act.PENALTY):
         color = COLOR_NAMES[d.place >> 3] if d.place >> 3 < 2 else "?"
@@ -1000,6 +1007,6 @@ def describe(state: State, action: int) -> str:
         return "ramble" if d.place else "no ramble"
     if d.kind == act.CORNERS:
         return "corners " + " ".join(
-            str(list(nursery_rc(CORNERS[i]))) for i in range(4) if d.place >> i & 1
+            str(list(nursery_rc(CORNERS[i]))) for i in range(len(CORNERS)) if d.place >> i & 1
         )
     return d.name

@@ -139,9 +139,17 @@ def _check_track(values: dict[str, Any], name: str) -> None:
 
 
 def _check_ranges(values: dict[str, Any], players: int) -> None:
-    for name in ("start_cats", "cats_total", "pots_total", "cat_limit", "ramble_cost"):
-        _at_least(values, name, 0)
-    for name in ("discard_below", "penalty_points", "penalty_orange_spaces", "penalty_blue_spaces"):
+    for name in (
+        "start_cats",
+        "cats_total",
+        "pots_total",
+        "cat_limit",
+        "ramble_cost",
+        "discard_below",
+        "penalty_points",
+        "penalty_orange_spaces",
+        "penalty_blue_spaces",
+    ):
         _at_least(values, name, 0)
     for name in ("cubes", "gardener_step", "turn_cap", "gardener_value"):
         _at_least(values, name, 1)
@@ -206,8 +214,7 @@ def make_settings(
     children = overrides.pop("children", None) if children is None else children
     seats_children = _check_children(children, players)
     values = defaults(players, solo, seats_children)
-    if "children" in overrides:
-        overrides.pop("children")
+    overrides.pop("children", None)
     if overrides.get("ramble") is True and any(age is not None for age in seats_children):
         raise _fail("ramble", True, "false when a seat is a child (nobody may Ramble)")
     values.update(overrides)

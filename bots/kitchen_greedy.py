@@ -59,8 +59,9 @@ def _hand(view: State | Observation, seat: int) -> tuple[int, ...]:
     return view.hands[seat] if isinstance(view, State) else view.hand
 
 
-def _progress(view: State | Observation, seat: int) -> float:
-    """Plants planted plus a bonus per fully planted bed."""
+def progress(view: State | Observation, seat: int) -> float:
+    """How far a seat is toward a fully planted garden: plants planted plus a bonus per
+    fully planted bed (used by both Kitchen bots)."""
     catalogue = view.rules.catalogue
     task = catalogue.tasks[view.tasks[seat]]
     total = 0.0
@@ -69,11 +70,6 @@ def _progress(view: State | Observation, seat: int) -> float:
         if bed_full(catalogue, bed, task.targets[crop], task.slots[crop]):
             total += 4.0
     return total
-
-
-def progress(view: State | Observation, seat: int) -> float:
-    """How far a seat is toward a fully planted garden (used by both Kitchen bots)."""
-    return _progress(view, seat)
 
 
 def _fits_later(
@@ -137,7 +133,7 @@ class Scorer:
         if self._leader is None:
             view = self.view
             opponents = [s for s in range(view.rules.players) if s != self.seat]
-            self._leader = max(opponents, key=lambda s: (_progress(view, s), -s))
+            self._leader = max(opponents, key=lambda s: (progress(view, s), -s))
         return self._leader
 
     def usefulness(self, type_id: int) -> float:

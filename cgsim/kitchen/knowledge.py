@@ -16,24 +16,11 @@ from dataclasses import dataclass, replace
 
 from cgsim.game import Action
 from cgsim.kitchen import actions as A
-from cgsim.kitchen.observation import Observation, determinize, unseen_cards
-from cgsim.kitchen.state import NONE, State
+from cgsim.kitchen.observation import Observation, determinize, unseen_cards, visible_cards
+from cgsim.kitchen.state import State
 
 TAKING_KINDS = frozenset((A.MARKET, A.BAZAAR_SWAP, A.CROW, A.STEAL))
 """Actions whose acting seat takes an open card into its hidden hand."""
-
-
-def visible_cards(observation: Observation) -> set[int]:
-    """Card ids lying in the open (beds, market, discard pile, Sluggards)."""
-    seen: set[int] = set(observation.market)
-    seen.update(observation.discard)
-    for beds in observation.beds:
-        for bed in beds:
-            seen.update(bed)
-    seen.update(card for card in observation.sluggards if card != NONE)
-    if observation.pending != NONE:
-        seen.add(observation.pending)
-    return seen
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +51,7 @@ class Knowledge:
         for other, cards in enumerate(known):
             if len(cards) > after.hand_counts[other]:
                 cards.clear()
-        if actor != self.seat and action >> 18 in TAKING_KINDS:
+        if actor != self.seat and A.kind_of(action) in TAKING_KINDS:
             taken = visible_cards(before) - open_after - set(after.hand)
             known[actor].extend(sorted(taken))
         return Knowledge(self.seat, tuple(tuple(sorted(set(cards))) for cards in known))

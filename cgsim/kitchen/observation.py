@@ -84,17 +84,23 @@ def observe(state: State, seat: int) -> Observation:
     )
 
 
-def unseen_cards(observation: Observation) -> list[int]:
-    """Card ids the seat cannot see (in other hands or the deck), in id order."""
-    seen: set[int] = set(observation.hand)
+def visible_cards(observation: Observation) -> set[int]:
+    """Card ids lying in the open (beds, market, discard pile, Sluggards)."""
+    seen: set[int] = set(observation.market)
+    seen.update(observation.discard)
     for beds in observation.beds:
         for bed in beds:
             seen.update(bed)
-    seen.update(observation.market)
-    seen.update(observation.discard)
     seen.update(card for card in observation.sluggards if card != NONE)
     if observation.pending != NONE:
         seen.add(observation.pending)
+    return seen
+
+
+def unseen_cards(observation: Observation) -> list[int]:
+    """Card ids the seat cannot see (in other hands or the deck), in id order."""
+    seen = visible_cards(observation)
+    seen.update(observation.hand)
     return [card for card in range(observation.rules.catalogue.card_count) if card not in seen]
 
 

@@ -17,22 +17,16 @@ def seat_score(state: State, seat: int) -> int:
 
 def _ranks(scores: tuple[int, ...], winner: int) -> tuple[float, ...]:
     """Shared mean positions for ties; a winner is first whatever its score."""
-    seats = range(len(scores))
-    ranks: list[float] = [0.0] * len(scores)
-    others = [seat for seat in seats if seat != winner]
-    first = 1
-    if winner != NONE:
-        ranks[winner] = 1.0
-        first = 2
-    ordered = sorted(others, key=lambda seat: -scores[seat])
-    index = 0
-    while index < len(ordered):
-        group = [s for s in ordered if scores[s] == scores[ordered[index]]]
-        position = first + index
-        mean = position + (len(group) - 1) / 2
-        for seat in group:
-            ranks[seat] = mean
-        index += len(group)
+    first = 1 if winner == NONE else 2
+    others = [score for seat, score in enumerate(scores) if seat != winner]
+    ranks: list[float] = []
+    for seat, score in enumerate(scores):
+        if seat == winner:
+            ranks.append(1.0)
+            continue
+        ahead = sum(other > score for other in others)
+        tied = sum(other == score for other in others)
+        ranks.append(first + ahead + (tied - 1) / 2)
     return tuple(ranks)
 
 

@@ -50,6 +50,20 @@ def broken(change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
         (lambda d: d["tasks"]["rake"]["beet"].update(plants=9), "tasks.rake.beet.plants: 9 plants"),
         (lambda d: d["tasks"]["rake"]["beet"].update(colour=1), "tasks.rake.beet.colour"),
         (lambda d: d.update(tasks={"one": d["tasks"]["spade"]}), "at least 2 tasks"),
+        (lambda d: d.update(deck=1), "deck: expected a table, got 1"),
+        (lambda d: d.update(crops=[]), "crops: expected a list of 1 to 8 names"),
+        (lambda d: d.update(crops=["a", ""]), "crops: every crop must be a non-empty string"),
+        (lambda d: d["deck"].pop("plants"), "deck.plants: missing"),
+        (lambda d: d["deck"].update(plants={"1": 0}), "deck.plants: the deck needs at least one"),
+        (lambda d: d["deck"]["plants"].update({"10": 1}), r"deck.plants.10: keys are plants on"),
+        (lambda d: d["tasks"]["rake"]["beet"].pop("plants"), "tasks.rake.beet.plants: missing"),
+        (
+            lambda d: d.update(
+                crops=[f"crop{i}" for i in range(8)],
+                deck={"plants": {str(v): 1 for v in range(1, 10)}},
+            ),
+            "deck: 75 card types; at most 64 are supported",
+        ),
     ],
 )
 def test_bad_data_names_the_field(change: Callable[[dict[str, Any]], object], message: str) -> None:
@@ -63,6 +77,9 @@ def test_file_errors(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("crops = [")
     with pytest.raises(ConfigError, match="not valid TOML"):
+        load_catalogue(bad)
+    bad.write_bytes(b"crops = ['\xff']")
+    with pytest.raises(ConfigError, match=r"bad\.toml' cannot be read"):
         load_catalogue(bad)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from kitchen_helpers import position
 
 from cgsim.game import GameResult
@@ -41,6 +42,8 @@ def test_result_ranks_others_by_plants_then_full_beds() -> None:
     assert outcome.ranks == (1.0, 2.0, 3.5, 3.5)
     won = result(replace(over, aborted=False, winner=3))
     assert won.winners == (3,) and won.ranks == (2.0, 3.0, 4.0, 1.0) and won.end == "normal"
+    with pytest.raises(ValueError, match="the game is not over"):
+        result(state)
 
 
 def test_render_shows_tasks_beds_hands_market_and_specials() -> None:

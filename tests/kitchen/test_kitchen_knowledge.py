@@ -9,8 +9,8 @@ from kitchen_helpers import all_cards, position, type_of
 
 from cgsim.kitchen import actions as A
 from cgsim.kitchen.game import GAME
-from cgsim.kitchen.knowledge import Knowledge, sample_world, visible_cards
-from cgsim.kitchen.observation import observe
+from cgsim.kitchen.knowledge import Knowledge, sample_world
+from cgsim.kitchen.observation import observe, visible_cards
 from cgsim.kitchen.rules import apply, legal_actions
 from cgsim.kitchen.state import OVER
 

@@ -109,3 +109,22 @@ def test_summary_columns() -> None:
     assert sum(r["weeds_played"] for r in summary.seats) == summary.game["weeds_played"]
     assert sum(r["weeds_received"] for r in summary.seats) == summary.game["weeds_played"]
     assert [r["cards_in_hand_end"] for r in summary.seats] == [len(h) for h in final.hands]
+
+
+def test_malformed_records_are_reported() -> None:
+    record, _ = recorded_game(2, 2, cap=20)
+    no_components = {k: v for k, v in record.items() if k != "components"}
+    bad_rules = {**record, "rules": {**record["rules"], "hand_limit": -1}}
+    extra = copy.deepcopy(record)
+    extra["turns"][-1]["events"].append({"e": "harvest", "card": 0})
+    cases = [
+        (no_components, "record is missing the field 'components'"),
+        (bad_rules, "record rules or components are invalid: rule setting hand_limit"),
+        ({**record, "seed": "2"}, "record seed must be an integer, got '2'"),
+        ({**record, "turns": []}, "record field 'turns' must be a non-empty list"),
+        ({**record, "turns": [{}]}, "turn entry 0 needs 'n', 'seat' and 'events'"),
+        (extra, r"turn 20: event .* comes after the end of the game"),
+    ]
+    for bad, message in cases:
+        with pytest.raises(RecordError, match=message):
+            list(GAME.replay(bad))

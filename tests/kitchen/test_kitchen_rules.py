@@ -152,6 +152,11 @@ def test_market_swaps_one_hand_card_with_one_market_card() -> None:
     assert names(after, after.market) == ["1 beet", "Weed", "Weed"]
     # swapping identical cards is not offered
     assert A.encode(A.MARKET, t(state, "weed"), 1) not in legal_actions(state)
+    # identical cards: the first market slot holding a type, the lowest id from a hand
+    twins = position(hands=[["weed", "weed"], []], market=["1 beet", "2 beet", "1 beet"])
+    assert A.encode(A.MARKET, t(state, "weed"), 2) not in legal_actions(twins)
+    swapped = act(twins, A.MARKET, t(state, "weed"), 0)
+    assert swapped.market[0] == twins.hands[0][0] and swapped.hands[0][1] == twins.hands[0][1]
 
 
 def test_bazaar_replaces_the_market_then_allows_two_swaps() -> None:
@@ -208,6 +213,10 @@ def test_crow_takes_any_card_of_the_discard_pile() -> None:
     after = act(state, A.CROW, t(state, "2 beet"))
     assert names(after, after.hands[0]) == ["2 beet"] and names(after, after.discard) == ["Weed"]
     assert after.specials[CROW] == (1,)
+    # of identical cards, the most recently discarded one is taken
+    twins = position(hands=[[], []], discard=["2 beet", "weed", "2 beet"])
+    taken = act(twins, A.CROW, t(state, "2 beet"))
+    assert taken.hands[0] == (twins.discard[2],) and taken.discard == twins.discard[:2]
 
 
 def test_stealing_needs_crow_and_sluggard_and_takes_from_an_opponent_bed() -> None:
@@ -367,6 +376,14 @@ def test_turn_cap_aborts_without_winner() -> None:
     after, log = act_logged(state, A.HARVEST)
     assert after.phase == OVER and after.aborted and after.winner == NONE
     assert log[-1] == {"e": "aborted"}
+    # a skipped turn counts toward the cap: the game ends on it
+    catalogue = state.rules.catalogue
+    sluggard = next(c for c in state.deck if catalogue.card_types[c] == catalogue.sluggard)
+    deck = tuple(c for c in state.deck if c != sluggard)
+    slept = replace(state, turn=2, deck=deck, sluggards=(NONE, sluggard))
+    after, log = act_logged(slept, A.HARVEST)
+    assert after.phase == OVER and after.aborted and after.turn == 3
+    assert [e["e"] for e in log][-3:] == ["turn", "skip", "aborted"]
 
 
 def test_illegal_actions_raise_with_a_reason() -> None:

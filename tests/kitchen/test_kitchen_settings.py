@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from cgsim.errors import ConfigError
+from cgsim.kitchen.cards import load_catalogue
 from cgsim.kitchen.rules import new_game
 from cgsim.kitchen.settings import Settings, make_rules, make_settings, settings_dict
 
@@ -42,3 +45,12 @@ def test_players_variant_and_deck_size_are_checked() -> None:
         make_rules(2, {}, variant={"solo": True})
     with pytest.raises(ConfigError, match="deal/market_size"):
         make_rules(4, {"deal": 17})
+
+
+def test_more_players_than_tasks_are_refused() -> None:
+    catalogue = load_catalogue()
+    two_tasks = replace(catalogue, tasks=catalogue.tasks[:2])
+    with pytest.raises(
+        ConfigError, match="tasks: 3 players need 3 different tasks, the file has 2"
+    ):
+        make_rules(3, {}, catalogue=two_tasks)

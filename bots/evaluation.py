@@ -122,7 +122,6 @@ class Tables:
         self.catalogue = catalogue
         self.tile_kind = catalogue.tile_kind
         kinds = catalogue.kinds
-        self.kind_size = tuple(k.size for k in kinds)
         self.masks = tuple(tuple(p.mask for p in k.placements) for k in kinds)
         self.pot_counts = tuple(tuple(p.pots.bit_count() for p in k.placements) for k in kinds)
         self.cloche_counts = tuple(
@@ -272,7 +271,7 @@ class Evaluator:
 
     # ----------------------------------------------------------------- main action
 
-    def main_moves(self, state: State, avail: int | None = None) -> Iterator[tuple[float, int]]:
+    def main_moves(self, state: State) -> Iterator[tuple[float, int]]:
         """``(score, action)`` for the tile and pot actions of a planting decision.
 
         Two nursery cells holding the same tile kind give the same beds, so only the
@@ -281,8 +280,7 @@ class Evaluator:
         """
         rules = state.rules
         player = state.players[state.seat]
-        if avail is None:
-            avail = available_kinds(state)
+        avail = available_kinds(state)
         has_cat = player.cats > 0
         tv = self.turn_value(state)
         w = self.weights
@@ -307,8 +305,8 @@ class Evaluator:
             for b, bed in enumerate(beds):
                 if bed is None:
                     continue
-                empty, pp, pc = bed.empty, bed.printed_pots & ~bed.tiles, bed.printed_cloches
-                pc &= ~bed.tiles
+                empty = bed.empty
+                pp, pc = bed.printed_pots & ~bed.tiles, bed.printed_cloches & ~bed.tiles
                 head = act.encode(act.TILE, 0, b, cell)
                 for index in rules.fits(kind, bed.blocked):
                     m = masks[index]
@@ -347,6 +345,10 @@ class Evaluator:
             if score > best_score:
                 best_score, best_action = score, action
         return best_score, best_action
+
+    def ranked_main(self, state: State) -> list[tuple[float, int]]:
+        """:meth:`main_moves`, best first (ties in generation order, as :meth:`best_main`)."""
+        return sorted(self.main_moves(state), key=lambda m: -m[0])
 
     def token_cell(self, state: State, bed_index: int) -> tuple[float, int]:
         """The bare-soil cell of a bed where a token hurts least: ``(score, cell)``."""
@@ -394,7 +396,7 @@ class Evaluator:
         if avail is None:
             avail = available_kinds(state)
         has_cat = player.cats > 0
-        tv = float(rules.settings.penalty_points) if state.final_round else self.weights.turn_value
+        tv = self.turn_value(state)
         for bed in player.beds:
             if bed is not None:
                 value += self.bed_value(bed, avail, has_cat, tv)

@@ -10,7 +10,8 @@ available, so it prefers placements that keep room for tiles it will get, saves 
 it will see again and values a tile it will not see again. Ramble decisions are judged
 the same way; every other decision is greedy.
 
-The simulation helpers here are shared with the Monte-Carlo bot (bots.mcts).
+The simulation helpers here are shared with the Monte-Carlo bot (bots.mcts); the leaf
+value also with the turn search (bots.turn_search).
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def candidates(
     if state.phase == PH_RAMBLE:
         return list(legal)
     first = policy.choose(state, legal)
-    ranked = sorted(policy.evaluator(state).main_moves(state), key=lambda m: -m[0])
+    ranked = policy.evaluator(state).ranked_main(state)
     chosen = [first]
     for _, action in ranked:
         if len(chosen) >= width:
@@ -60,7 +61,7 @@ def noisy_choice(
 ) -> Action:
     """The greedy action, or with probability ``noise`` one of the three best main moves."""
     if noise > 0.0 and state.phase == PH_PLANT and len(legal) > 1 and rng.random() < noise:
-        ranked = sorted(policy.evaluator(state).main_moves(state), key=lambda m: -m[0])[:3]
+        ranked = policy.evaluator(state).ranked_main(state)[:3]
         if ranked:
             return ranked[rng.randrange(len(ranked))][1]
     return policy.choose(state, legal)
@@ -102,8 +103,9 @@ def simulate(
 
 
 def leaf_value(ev: Evaluator, state: State, seat: int, opponents: float, next_move: float) -> float:
-    """Worth of a simulated position to ``seat``: its value relative to the others, plus
-    ``next_move`` times its best planting score when it is about to plant."""
+    """Worth of a simulated position to ``seat``: its value relative to the others (exact
+    scores once the game is over), plus ``next_move`` times its best planting score when
+    it is about to plant."""
     value = ev.relative_value(state, seat, opponents)
     if next_move and state.phase == PH_PLANT and state.seat == seat:
         best, action = ev.best_main(state)

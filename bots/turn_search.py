@@ -24,6 +24,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 from bots.greedy import GreedyPolicy
+from bots.planner import leaf_value
 from cgsim.cottage import rules as engine
 from cgsim.cottage.state import (
     PH_CUBE,
@@ -32,7 +33,6 @@ from cgsim.cottage.state import (
     PH_PLANT,
     PH_RAMBLE,
     State,
-    player_score,
 )
 from cgsim.game import Action
 
@@ -104,7 +104,7 @@ class TurnSearch:
         cat = self.policy.completing_cat(state)
         if cat is not None:
             return [cat]
-        ranked = sorted(self.policy.evaluator(state).main_moves(state), key=lambda m: -m[0])
+        ranked = self.policy.evaluator(state).ranked_main(state)
         if not ranked:
             return [self.policy.choose(state, legal)]
         return [action for _, action in ranked[: self.branch]]
@@ -147,22 +147,8 @@ class TurnSearch:
 
     def value(self, state: State, seat: int) -> float:
         """Worth of a position to the seat: exact at the end, else the evaluation."""
-        rules = state.rules
-        if state.phase == PH_OVER:
-            mine = float(player_score(rules, state.players[seat]))
-            if len(state.players) == 1 or self.opponents == 0.0:
-                return mine
-            best_other = max(
-                player_score(rules, p) for i, p in enumerate(state.players) if i != seat
-            )
-            return mine - self.opponents * best_other
         ev = self.policy.evaluator(state)
-        value = ev.relative_value(state, seat, self.opponents)
-        if self.next_move and state.seat == seat and state.phase == PH_PLANT:
-            best, action = ev.best_main(state)
-            if action >= 0:
-                value += self.next_move * best
-        return value
+        return leaf_value(ev, state, seat, self.opponents, self.next_move)
 
     # ------------------------------------------------------------- the beam
 

@@ -25,7 +25,7 @@ import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ValidationError
 
@@ -80,7 +80,7 @@ class BotSpec:
         return self.params.model_dump(mode="json")
 
 
-def _is_bot_class(value: object) -> bool:
+def _is_bot_class(value: object) -> TypeGuard[type[Bot]]:
     return inspect.isclass(value) and issubclass(value, Bot) and value is not Bot
 
 
@@ -235,8 +235,7 @@ def _load_class(target: str) -> type[Bot]:
         raise UnknownBotError(f"bot {target!r}: module {module_name!r} has no {class_name!r}")
     if not _is_bot_class(value):
         raise UnknownBotError(f"bot {target!r} is not a subclass of cgsim.bot.Bot")
-    bot_class: type[Bot] = value
-    return bot_class
+    return value
 
 
 def _importable_from_working_directory() -> None:
@@ -254,7 +253,7 @@ def _format_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float | str):
-        return str(value) if not isinstance(value, float) else repr(value)
+        return str(value)
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 

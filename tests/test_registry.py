@@ -12,9 +12,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bots.random_bot import RandomBot
+from cgsim import registry
+from cgsim.bot import Bot
 from cgsim.errors import ConfigError, UnknownBotError
 from cgsim.registry import (
     ENTRY_POINT_GROUP,
+    known_bots,
     list_bots,
     parse_bot_spec,
     parse_value,
@@ -59,6 +62,21 @@ def test_malformed_specs(spec: str) -> None:
         parse_bot_spec(spec)
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("", "is empty; give a bot name or module.path:Class"),
+        ("greedy:pots=1,depth", "parameter 'depth' must be written key=value"),
+        ("greedy:pots=1,pots=2", "parameter 'pots' is given twice"),
+        ("greedy:pots=1:depth=2", "parameters must come after one colon"),
+        ("a:b:c=1:d", r"must be module\.path:Class\[:key=value,\.\.\.\]"),
+    ],
+)
+def test_malformed_specs_say_what_is_wrong(spec: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        parse_bot_spec(spec)
+
+
 @given(st.integers())
 def test_integers_parse_as_int(value: int) -> None:
     assert parse_value(str(value)) == value
@@ -89,9 +107,25 @@ def test_unknown_bot_lists_the_known_ones() -> None:
         resolve_bot("nosuch", "cottage-garden")
 
 
+def test_unknown_bot_for_a_game_without_bots_says_none() -> None:
+    with pytest.raises(UnknownBotError, match=r"known bots for toy: none \(or give module"):
+        resolve_bot("nosuch", "toy")
+
+
 def test_bot_that_does_not_play_the_game() -> None:
     with pytest.raises(ConfigError, match=r"'random' does not play 'toy'.*cottage-garden"):
         resolve_bot("random", "toy")
+
+
+class Gameless(Bot):
+    """A bot that declares no game."""
+
+    games = ()
+
+
+def test_bot_that_plays_no_game_says_so() -> None:
+    with pytest.raises(ConfigError, match=r"does not play 'toy'; it plays: no game"):
+        resolve_bot(f"{__name__}:Gameless", "toy")
 
 
 def test_module_class_with_params_has_a_canonical_label() -> None:
@@ -110,6 +144,11 @@ def test_unknown_parameter_lists_the_parameters() -> None:
     assert "no parameter 'speed'" in message
     assert "bias (float, default 0.0)" in message
     assert "depth (int, default 1)" in message
+
+
+def test_unknown_parameter_of_a_bot_without_parameters() -> None:
+    with pytest.raises(UnknownBotError, match=r"no parameter 'foo'; it takes no parameters"):
+        resolve_bot("random:foo=1", "cottage-garden")
 
 
 def test_bad_parameter_value_names_it() -> None:
@@ -135,6 +174,10 @@ def test_mapping_form_errors() -> None:
         resolve_bot({"bot": "random", "weight": 1}, "cottage-garden")
     with pytest.raises(ConfigError, match="given twice"):
         resolve_bot({"bot": f"{WANDERER}:bias=1", "params": {"bias": 2}}, "toy")
+    with pytest.raises(ConfigError, match=r"bot entry needs bot = 'name' \(a string\), got 3"):
+        resolve_bot({"bot": 3}, "cottage-garden")
+    with pytest.raises(ConfigError, match=r"'random': params must be a table, got \[1\]"):
+        resolve_bot({"bot": "random", "params": [1]}, "cottage-garden")
 
 
 def test_bot_specs_pickle() -> None:
@@ -144,13 +187,11 @@ def test_bot_specs_pickle() -> None:
     assert copy.create().params.bias == 0.5
 
 
-def _install_plugin(root: Path) -> None:
+def _install_plugin(root: Path, entries: str = "plugin-bot = plugin_pkg:PluginBot\n") -> None:
     dist = root / "cgsim_plugin_demo-0.1.dist-info"
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: cgsim-plugin-demo\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text(
-        f"[{ENTRY_POINT_GROUP}]\nplugin-bot = plugin_pkg:PluginBot\n"
-    )
+    (dist / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\n{entries}")
 
 
 def test_entry_point_bots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -175,3 +216,41 @@ def test_a_module_in_the_working_directory_loads_by_module_class(
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
     spec = resolve_bot("localbot_mod:Local", "cottage-garden")
     assert spec.cls.__name__ == "Local"
+
+
+def test_broken_plugins_warn_and_are_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _install_plugin(
+        tmp_path,
+        "broken = no_such_module_xyz:Bot\n"
+        "notabot = plugin_pkg:PluginParams\n"
+        "random = plugin_pkg:PluginBot\n",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.warns(UserWarning) as caught:
+        known = known_bots()
+    messages = [str(w.message) for w in caught]
+    assert any(m.startswith("bot plugin broken cannot be loaded: ") for m in messages)
+    assert "bot plugin notabot (plugin_pkg:PluginParams) is not a Bot" in messages
+    assert "bot plugin 'random' is shadowed by a built-in bot" in messages
+    assert "broken" not in known and "notabot" not in known
+    assert known["random"] == (RandomBot, "built-in")
+
+
+def test_a_builtin_module_that_fails_to_import_warns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "cgsim_broken_bots"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "bad.py").write_text("raise RuntimeError('boom')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "BUILTIN_PACKAGE", "cgsim_broken_bots")
+    try:
+        with pytest.warns(
+            UserWarning, match=r"bot module cgsim_broken_bots\.bad cannot be imported: boom"
+        ):
+            known_bots()
+    finally:
+        sys.modules.pop("cgsim_broken_bots", None)

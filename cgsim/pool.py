@@ -13,7 +13,6 @@ flat rows, column by column, never game states.
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import pickle
 import signal
@@ -30,6 +29,7 @@ from multiprocess.connection import wait
 from cgsim.game import Game, Row
 from cgsim.games import get_game
 from cgsim.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_spec
+from cgsim.recordio import dumps
 from cgsim.registry import BotSpec
 from cgsim.storage import Columns
 
@@ -84,7 +84,7 @@ class Batch:
                 for name in names
             },
             records=[
-                (outcome.game["game_id"], json.dumps(outcome.record, separators=(",", ":")))
+                (outcome.game["game_id"], dumps(outcome.record))
                 for outcome in outcomes
                 if outcome.record is not None
             ],
@@ -198,6 +198,14 @@ def _start_method() -> str:
     return "fork" if "fork" in multiprocess.get_all_start_methods() else "spawn"
 
 
+def _reap(process: Any) -> None:
+    """Wait a little for a worker process to end, then kill it."""
+    process.join(timeout=2.0)
+    if process.is_alive():
+        process.kill()
+        process.join()
+
+
 @dataclass(eq=False)
 class _Worker:
     process: Any
@@ -242,19 +250,13 @@ class WorkerPool:
                 with contextlib.suppress(OSError):
                     worker.conn.send_bytes(b"")
         for worker in self.workers:
-            worker.process.join(timeout=2.0)
-            if worker.process.is_alive():
-                worker.process.kill()
-                worker.process.join()
+            _reap(worker.process)
             worker.conn.close()
         self.workers = []
 
     def _replace(self, worker: _Worker) -> None:
         worker.conn.close()
-        worker.process.join(timeout=2.0)
-        if worker.process.is_alive():
-            worker.process.kill()
-            worker.process.join()
+        _reap(worker.process)
         self.workers[self.workers.index(worker)] = self._start()
 
     def _lost(self, worker: _Worker, source: TaskSource) -> Batch | None:

@@ -179,6 +179,12 @@ def _pending(
     return buffers, todo
 
 
+def _stored(total: int, buffers: dict[int, _ChunkBuffer]) -> tuple[int, int]:
+    """Games in the result tables, and finished games kept aside in incomplete chunks."""
+    done = total - sum(buffer.size for buffer in buffers.values())
+    return done, sum(buffer.batch.games.count for buffer in buffers.values())
+
+
 def _count_errors(store: ResultsStore) -> int:
     games = scan(store.path, "games")
     if "end" not in games.collect_schema().names():
@@ -211,8 +217,7 @@ def run_games(
     total = len(plan.schedule)
     buffers, todo = _pending(store, total, config.chunk_size)
     remaining = sum(len(ids) for ids in todo)
-    manifest["games_done"] = total - sum(buffer.size for buffer in buffers.values())
-    manifest["games_partial"] = sum(buffer.batch.games.count for buffer in buffers.values())
+    manifest["games_done"], manifest["games_partial"] = _stored(total, buffers)
     store.write_manifest(manifest)
 
     workers = max(1, min(config.workers or cpu_count(), remaining))
@@ -256,8 +261,7 @@ def run_games(
     for index, buffer in buffers.items():
         if buffer.batch.games.count:
             store.write_partial(index, _frames(schemas, buffer.batch), sorted(buffer.batch.records))
-    stored = total - sum(buffer.size for buffer in buffers.values())
-    partial = sum(buffer.batch.games.count for buffer in buffers.values())
+    stored, partial = _stored(total, buffers)
     manifest |= {
         "games_done": stored,
         "games_partial": partial,

@@ -26,7 +26,16 @@ import zstandard
 
 from cgsim.game import Row
 from cgsim.match import GameOutcome
-from cgsim.results import CHUNK_GLOB, CORE_SCHEMAS, MANIFEST, TABLE_SUFFIX, table_dir
+from cgsim.recordio import iter_records
+from cgsim.results import (
+    CHUNK_GLOB,
+    CORE_SCHEMAS,
+    MANIFEST,
+    TABLE_SUFFIX,
+    chunk_files,
+    read_manifest,
+    table_dir,
+)
 
 RECORDS_DIR = "records"
 PARTIAL_DIR = "partial"
@@ -182,11 +191,8 @@ class ResultsStore:
         return self.path / MANIFEST
 
     def read_manifest(self) -> dict[str, Any] | None:
-        """The manifest, or None when there is none yet."""
-        if not self.manifest_path.is_file():
-            return None
-        data: dict[str, Any] = json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        return data
+        """The manifest, or None when there is none yet (``ResultsError`` when unreadable)."""
+        return read_manifest(self.path) if self.manifest_path.is_file() else None
 
     def write_manifest(self, manifest: Mapping[str, Any]) -> None:
         """Replace the manifest atomically."""
@@ -206,10 +212,7 @@ class ResultsStore:
 
     def done_chunks(self) -> set[int]:
         """Indexes of complete chunks (those whose ``games`` file exists)."""
-        folder = table_dir(self.path, "games")
-        if not folder.is_dir():
-            return set()
-        return {int(path.stem.removeprefix("chunk-")) for path in folder.glob(CHUNK_GLOB)}
+        return {int(path.stem.removeprefix("chunk-")) for path in chunk_files(self.path, "games")}
 
     def clear(self) -> None:
         """Remove everything a run wrote here (tables, records, manifest), nothing else."""
@@ -309,9 +312,5 @@ def resume_conflicts(previous: Mapping[str, Any], current: Mapping[str, Any]) ->
 
 def read_records(path: Path) -> list[dict[str, Any]]:
     """Every game record of a results directory, in game order (for tests and tools)."""
-    folder = Path(path) / RECORDS_DIR
-    records: list[dict[str, Any]] = []
-    for chunk in sorted(folder.glob("chunk-*.jsonl.zst")):
-        text = zstandard.ZstdDecompressor().decompressobj().decompress(chunk.read_bytes())
-        records.extend(json.loads(line) for line in text.decode("utf-8").splitlines() if line)
-    return records
+    chunks = sorted((Path(path) / RECORDS_DIR).glob("chunk-*.jsonl.zst"))
+    return [record for chunk in chunks for record in iter_records(chunk)]

@@ -6,12 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+import toygame
 from typer.testing import CliRunner
 
 from cgsim.cli import app
 from cgsim.commands.engine import parse_children, parse_rule_overrides, split_bot_list
-from cgsim.errors import CgsimError, ConfigError
+from cgsim.errors import CgsimError, ConfigError, RecordError
 
+toygame.register()
 runner = CliRunner()
 
 
@@ -68,6 +70,23 @@ def test_replay_stops_at_the_first_event_that_does_not_match(tmp_path: Path) -> 
     record.write_text(json.dumps(data))
     result = runner.invoke(app, ["replay", str(record)])
     assert result.exit_code != 0
+    assert isinstance(result.exception, RecordError)
+    assert str(result.exception).startswith(f"{record}: ")
+
+
+def test_replay_of_a_missing_turn_is_a_user_error(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    assert invoke("play", "--seed", "5", "--record", str(record))[0] == 0
+    result = runner.invoke(app, ["replay", str(record), "--turn", "999"])
+    assert isinstance(result.exception, ConfigError)
+    assert str(result.exception) == "--turn 999: the record has no such turn"
+
+
+def test_a_game_ending_in_error_exits_1() -> None:
+    bots = f"{toygame.target(toygame.Greedy)},{toygame.target(toygame.Crash)}"
+    code, out = invoke("play", "--game", "toy", "--bots", bots)
+    assert code == 1
+    assert "game ended in error: ValueError: boom" in out and "end: error" in out
 
 
 @pytest.mark.parametrize(
@@ -113,6 +132,30 @@ def test_the_console_script_turns_user_errors_into_exit_code_2(
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_console_script_turns_ctrl_c_into_exit_code_130(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cgsim import cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "app", interrupted)
+    with pytest.raises(SystemExit) as stop:
+        cli.main()
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_bad_bot_lists_and_rule_overrides_name_the_option() -> None:
+    with pytest.raises(ConfigError, match=r"^--bots 'random,,random': empty bot name$"):
+        split_bot_list("random,,random")
+    with pytest.raises(ConfigError, match=r"^--rule 'nonsense': expected NAME=VALUE$"):
+        parse_rule_overrides(["nonsense"])
+    with pytest.raises(ConfigError, match=r"^--rule '=3': expected NAME=VALUE$"):
+        parse_rule_overrides(["=3"])
 
 
 def test_split_bot_list_keeps_parameters_with_their_bot() -> None:

@@ -175,3 +175,4 @@ def test_bots_lists_names_descriptions_and_parameters(
     assert "random" not in toy.stdout
     unknown = runner.invoke(app, ["bots", "--game", "chess"])
     assert isinstance(unknown.exception, ConfigError)
+    assert str(unknown.exception).startswith("--game 'chess': unknown game; known games: ")

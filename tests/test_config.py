@@ -10,6 +10,7 @@ import toygame
 
 from cgsim.config import RunConfig, load_config, resolve_bots, resolve_rules, validate_config
 from cgsim.errors import ConfigError, UnknownBotError
+from cgsim.games import game_names, register_game
 
 toygame.register()
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
@@ -86,6 +87,24 @@ def test_file_problems(tmp_path: Path) -> None:
         load_config(tmp_path / "missing.toml")
     with pytest.raises(ConfigError, match="invalid TOML"):
         load_config(write(tmp_path, "games = = 3\n"))
+
+
+def test_an_unreadable_config_file_is_named(tmp_path: Path) -> None:
+    folder = tmp_path / "folder.toml"
+    folder.mkdir()
+    with pytest.raises(ConfigError, match=r"^config file '.*folder.toml' cannot be read: "):
+        load_config(folder)
+
+
+def test_seat_count_error_says_what_to_give() -> None:
+    with pytest.raises(ConfigError, match="give exactly one bot per seat"):
+        validate_config({"name": "x", "players": 3, "seats": ["random"]})
+
+
+def test_game_targets_must_name_module_and_attribute() -> None:
+    with pytest.raises(ConfigError, match=r"^game target 'nowhere' must be 'module:attribute'$"):
+        register_game("nowhere", "nowhere")
+    assert "nowhere" not in game_names()
 
 
 def test_components_path_is_relative_to_the_config(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import toygame
 
 from cgsim.config import RunConfig, validate_config
 from cgsim.pool import Batch
-from cgsim.results import load_tables
+from cgsim.results import ResultsError, load_tables
 from cgsim.runner import ResumeError, RunResult, format_summary, run_games
 from cgsim.storage import ResultsStore, read_records
 from cgsim.tournament import plan_for
@@ -186,6 +186,25 @@ def test_resume_refuses_a_different_run(tmp_path: Path) -> None:
         run(config)
     fresh = run(make_config(tmp_path, games=4, seed=4), fresh=True)
     assert fresh.games_played == 4
+
+
+def test_a_different_command_is_refused_before_playing(tmp_path: Path) -> None:
+    config = make_config(tmp_path, games=4)
+    ResultsStore(config.results_dir).write_manifest({"command": "tournament"})
+    with pytest.raises(ResumeError) as refused:
+        run(config)
+    message = str(refused.value)
+    assert message.startswith(f"{config.results_dir} holds a different run (command: ")
+    assert message.endswith("use --fresh to start over, or another name or --out")
+    assert not list(config.results_dir.glob("*.parquet"))
+
+
+def test_an_unreadable_manifest_is_a_user_error(tmp_path: Path) -> None:
+    config = make_config(tmp_path, games=4)
+    config.results_dir.mkdir(parents=True)
+    (config.results_dir / "manifest.json").write_text("{")
+    with pytest.raises(ResultsError, match="cannot read"):
+        run(config)
 
 
 def test_results_without_a_manifest_are_not_overwritten(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from cgsim.errors import ConfigError, RecordError
+from cgsim.games import DEFAULT_GAME, get_game
 
 
 def split_bot_list(text: str) -> list[str]:
@@ -75,14 +76,13 @@ def register(app: typer.Typer) -> None:
         components: Annotated[
             Path | None, typer.Option(help="Component file replacing the default catalogue.")
         ] = None,
-        game: Annotated[str, typer.Option(help="Which game.")] = "cottage-garden",
+        game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
         record: Annotated[
             Path | None, typer.Option(help="Write the game record (JSON) to this file.")
         ] = None,
         show: Annotated[bool, typer.Option("--show", help="Render the game turn by turn.")] = False,
     ) -> None:
         """Play one game and print its result table."""
-        from cgsim.games import get_game
         from cgsim.match import play_game
         from cgsim.recordio import write_record
         from cgsim.registry import resolve_bot
@@ -136,7 +136,6 @@ def register(app: typer.Typer) -> None:
         events: Annotated[bool, typer.Option(help="List each turn's events too.")] = True,
     ) -> None:
         """Replay a recorded game through the engine and render it turn by turn."""
-        from cgsim.games import DEFAULT_GAME, get_game
         from cgsim.recordio import read_record
 
         data = read_record(file, index)
@@ -170,11 +169,10 @@ def register(app: typer.Typer) -> None:
         memory_games: Annotated[
             int, typer.Option(help="Also run this many games and report the peak memory (0: skip).")
         ] = 0,
-        game: Annotated[str, typer.Option(help="Which game.")] = "cottage-garden",
+        game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
     ) -> None:
         """Print speed figures: games per second, per-decision cost, parallel efficiency."""
         from cgsim.bench import memory_bench, run_bench
-        from cgsim.games import get_game
 
         get_game(game)  # an unknown game fails before any measurement
         run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)

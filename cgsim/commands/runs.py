@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -75,55 +75,45 @@ def play(
         raise typer.Exit(EXIT_GAME_ERRORS)
 
 
+def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[..., None]:
+    """The ``run`` or ``tournament`` command: one signature, read by typer for both."""
+
+    def play_command(
+        config: ConfigArg,
+        games: GamesOpt = None,
+        workers: WorkersOpt = None,
+        seed: SeedOpt = None,
+        out: OutOpt = None,
+        records: RecordsOpt = None,
+        fail_fast: FailFastOpt = False,
+        fresh: FreshOpt = False,
+        no_report: NoReportOpt = False,
+    ) -> None:
+        overrides = {
+            "games": games,
+            "workers": workers,
+            "seed": seed,
+            "out": out,
+            "records": records,
+        }
+        play(command, config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
+
+    play_command.__doc__ = doc
+    return play_command
+
+
+PLAY_COMMANDS: dict[Literal["run", "tournament"], str] = {
+    "run": "Play the config's seats, rotated so every bot sits in every seat equally.\n\n"
+    "A config with a bot pool and no seats is played as a tournament.",
+    "tournament": "Play every combination of the pool's bots, every seating on the same deals.",
+}
+"""The commands that play a config, with their help texts."""
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
-
-    @app.command()
-    def run(
-        config: ConfigArg,
-        games: GamesOpt = None,
-        workers: WorkersOpt = None,
-        seed: SeedOpt = None,
-        out: OutOpt = None,
-        records: RecordsOpt = None,
-        fail_fast: FailFastOpt = False,
-        fresh: FreshOpt = False,
-        no_report: NoReportOpt = False,
-    ) -> None:
-        """Play the config's seats, rotated so every bot sits in every seat equally.
-
-        A config with a bot pool and no seats is played as a tournament.
-        """
-        overrides = {
-            "games": games,
-            "workers": workers,
-            "seed": seed,
-            "out": out,
-            "records": records,
-        }
-        play("run", config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
-
-    @app.command()
-    def tournament(
-        config: ConfigArg,
-        games: GamesOpt = None,
-        workers: WorkersOpt = None,
-        seed: SeedOpt = None,
-        out: OutOpt = None,
-        records: RecordsOpt = None,
-        fail_fast: FailFastOpt = False,
-        fresh: FreshOpt = False,
-        no_report: NoReportOpt = False,
-    ) -> None:
-        """Play every combination of the pool's bots, every seating on the same deals."""
-        overrides = {
-            "games": games,
-            "workers": workers,
-            "seed": seed,
-            "out": out,
-            "records": records,
-        }
-        play("tournament", config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
+    for command, doc in PLAY_COMMANDS.items():
+        app.command(command)(_play_command(command, doc))
 
     @app.command()
     def validate(config: ConfigArg) -> None:

@@ -163,14 +163,6 @@ def metric_columns(frame: pl.DataFrame) -> list[str]:
     return [c for c in frame.columns if c not in ids and frame[c].drop_nulls().len() > 0]
 
 
-@dataclass(frozen=True, slots=True)
-class MetricValue:
-    """A measure's mean over a run with its block interval."""
-
-    metric: str
-    interval: Interval
-
-
 def summarize_metrics(metrics: pl.DataFrame, confidence: float = CONFIDENCE) -> pl.DataFrame:
     """Per measure: games, blocks, mean and its 95% block interval (rates clipped to [0, 1]).
 
@@ -244,9 +236,9 @@ def _interval_rows(
 ) -> pl.DataFrame:
     """Per group of ``keys``: games, blocks, mean of ``value`` with its block interval."""
     rows = []
-    groups = frame.partition_by(list(keys), as_dict=True, maintain_order=True) if keys else {}
-    if not keys:
-        groups = {(): frame}
+    groups = (
+        frame.partition_by(list(keys), as_dict=True, maintain_order=True) if keys else {(): frame}
+    )
     interval_of = block_proportion_interval if rate else block_mean_interval
     for key, part in sorted(groups.items(), key=lambda item: tuple(map(str, item[0]))):
         part = part.filter(pl.col(value).is_not_null())
@@ -385,6 +377,8 @@ def side_differences(beds: pl.DataFrame) -> pl.DataFrame:
             pl.col("points").cast(pl.Float64).mean(),
             pl.col("turns_to_complete").cast(pl.Float64).mean(),
         )
+        # group_by returns groups in no fixed order, and the Welch sums depend on it.
+        .sort("board", "side", "block")
     )
     rows = []
     for (board,), part in sorted(per_block.partition_by("board", as_dict=True).items()):

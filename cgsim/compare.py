@@ -113,11 +113,11 @@ def _row(
     }
 
 
-def _block_means(frame: pl.DataFrame, metric: str) -> tuple[FloatArray, FloatArray]:
+def _block_means(frame: pl.DataFrame, metric: str) -> FloatArray:
+    """Per deal seed: the mean of ``metric`` (the unit of the unpaired tests)."""
     part = frame.filter(pl.col(metric).is_not_null())
-    seeds = part["seed"].to_numpy()
-    totals, counts = block_sums(part[metric].to_numpy(), seeds)
-    return np.unique(seeds).astype(np.float64), totals / counts
+    totals, counts = block_sums(part[metric].to_numpy(), part["seed"].to_numpy())
+    return totals / counts
 
 
 def _mean_row(a: Side, b: Side, metric: str, paired: bool) -> dict[str, object] | None:
@@ -140,9 +140,7 @@ def _mean_row(a: Side, b: Side, metric: str, paired: bool) -> dict[str, object] 
             diff = paired_difference(x, y, CONFIDENCE)
             test = f"paired t on deal {kind}s"
             return _row(metric, mean_a, mean_b, *_diff_parts(diff), diff.n, test, diff.p_value)
-    _, means_a = _block_means(part_a, metric)
-    _, means_b = _block_means(part_b, metric)
-    diff = welch_difference(means_b, means_a, CONFIDENCE)
+    diff = welch_difference(_block_means(part_b, metric), _block_means(part_a, metric), CONFIDENCE)
     test = f"Welch t on deal {kind}s"
     return _row(metric, mean_a, mean_b, *_diff_parts(diff), diff.n, test, diff.p_value)
 
@@ -185,11 +183,9 @@ def _quantile_rows(a: Side, b: Side, paired: bool, seed: int) -> list[dict[str, 
         blocks_a, blocks_b = int(codes_a.max()) + 1, int(codes_b.max()) + 1
     rng = np.random.default_rng(seed)
     rows = []
-    points = [
-        weighted_quantile(scores_b, np.ones(scores_b.size), q)
-        - weighted_quantile(scores_a, np.ones(scores_a.size), q)
-        for q in QUANTILES
-    ]
+    quantiles_a = [weighted_quantile(scores_a, np.ones(scores_a.size), q) for q in QUANTILES]
+    quantiles_b = [weighted_quantile(scores_b, np.ones(scores_b.size), q) for q in QUANTILES]
+    points = [qb - qa for qa, qb in zip(quantiles_a, quantiles_b, strict=True)]
     replicates = np.empty((N_BOOTSTRAP, len(QUANTILES)))
     weights_a = block_bootstrap_weights(blocks_a, N_BOOTSTRAP, rng)
     weights_b = (
@@ -210,10 +206,10 @@ def _quantile_rows(a: Side, b: Side, paired: bool, seed: int) -> list[dict[str, 
         tail = min(float(np.mean(column <= 0.0)), float(np.mean(column >= 0.0)))
         p_value = min(1.0, max(2.0 * tail, 1.0 / N_BOOTSTRAP)) if points[k] != 0.0 else 1.0
         name = f"score_q{round(q * 100):02d}"
-        qa = weighted_quantile(scores_a, np.ones(scores_a.size), q)
-        qb = weighted_quantile(scores_b, np.ones(scores_b.size), q)
         n = blocks_a if paired else blocks_a + blocks_b
-        rows.append(_row(name, qa, qb, points[k], low[k], high[k], n, test, p_value))
+        rows.append(
+            _row(name, quantiles_a[k], quantiles_b[k], points[k], low[k], high[k], n, test, p_value)
+        )
     return rows
 
 

@@ -28,6 +28,7 @@ from cgsim.sequential import (
     SprtStep,
     TwoSidedSprt,
     metric_differences,
+    whole_blocks,
 )
 
 BASELINE_RESULTS = "results"
@@ -128,7 +129,7 @@ def regress(
         f"{folder} with the current code"
     )
     with GameBatches(replay) as current:
-        step_size = max(current.block_size, batch - batch % current.block_size)
+        step_size = whole_blocks(batch, current.block_size)
         start = 0
         while start < replay.games and open_tests:
             stop = min(start + step_size, replay.games)

@@ -21,11 +21,11 @@ from typing import Any
 import polars as pl
 
 from cgsim import plots
+from cgsim.balance import DECIDED_ENDS, SECTIONS, balance_tables
 from cgsim.ratings import rate_bots
 from cgsim.results import GAMES_SCHEMA, SEATS_SCHEMA, read_manifest, scan, table_names
 from cgsim.stats import SUMMARY_QUANTILES, clip_unit, cluster_mean_interval
 
-DECIDED_ENDS = ("normal", "stalled")
 END_STATUSES = ("normal", "stalled", "aborted", "error")
 CONFIDENCE = 0.95
 MAX_SHOWN_ROWS = 50
@@ -232,10 +232,9 @@ class _Builder:
         self.plot_makers: dict[str, PlotMaker] = {}
         self.games = scan(results, "games")
         self.seats = scan(results, "seats")
-        decided_ids = self.games.filter(pl.col("end").is_in(DECIDED_ENDS)).select("game_id")
         self.decided_games = self.games.filter(pl.col("end").is_in(DECIDED_ENDS))
-        self.decided_seats = self.seats.join(decided_ids, on="game_id", how="semi")
-        self.decided_ids = decided_ids
+        self.decided_ids = self.decided_games.select("game_id")
+        self.decided_seats = self.seats.join(self.decided_ids, on="game_id", how="semi")
 
     def build(self) -> Report:
         counts = self.games.select(
@@ -586,8 +585,6 @@ class _Builder:
 
     def _balance(self) -> None:
         """The balance metrics of ``cgsim.balance``: every run's report carries them."""
-        from cgsim.balance import SECTIONS, balance_tables
-
         tables = balance_tables(
             {name: scan(self.results, name) for name in table_names(self.results)}, seed=self.seed
         )

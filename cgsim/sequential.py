@@ -252,9 +252,15 @@ def _concat(parts: list[dict[str, pl.DataFrame]]) -> dict[str, pl.DataFrame]:
     }
 
 
+def whole_blocks(games: int, block: int) -> int:
+    """``games`` rounded down to whole deal blocks (at least one block), so every look
+    sees complete pairs."""
+    return max(block, games - games % block)
+
+
 def _rounded(settings: SprtSettings, block: int) -> SprtSettings:
-    batch = max(block, settings.batch - settings.batch % block)
-    top = max(batch, settings.max_games - settings.max_games % block)
+    batch = whole_blocks(settings.batch, block)
+    top = max(batch, whole_blocks(settings.max_games, block))
     return SprtSettings(
         settings.metric, settings.h0, settings.h1, settings.alpha, settings.beta, batch, top
     )

@@ -138,11 +138,8 @@ def bot_specs(
     ``budget`` sets the playouts of a plain ``mcts`` entry and the width (positions
     kept per searched turn) of a plain ``beam`` entry. Every spec must play ``game``.
     """
-    chosen = tuple(bots) if bots else default_ladder(game)
-    if not chosen:
-        raise ConfigError("--bots must name at least one bot")
     specs = []
-    for text in chosen:
+    for text in tuple(bots) if bots else default_ladder(game):
         spec = text.strip()
         if spec == "mcts" and budget is not None:
             spec = f"mcts:playouts={budget}"

@@ -14,6 +14,7 @@ from cgsim.balance import (
     game_metrics,
     seat_advantage,
     seat_fairness,
+    side_differences,
     summarize_metrics,
     win_predictors,
     write_balance_report,
@@ -152,3 +153,23 @@ def test_tile_kind_balance_counts_takes_and_covering() -> None:
     assert rows["4B"]["covers_share"] == pytest.approx(1 / 3)
     assert rows["4B"]["mean_covered"] == pytest.approx(2 / 3)
     assert tile_kind_balance(pl.DataFrame(), games=1).is_empty()
+
+
+def test_side_differences_do_not_depend_on_the_row_order() -> None:
+    rng = np.random.default_rng(3)
+    rows = 4000
+    beds = pl.DataFrame(
+        {
+            "game_id": np.arange(rows) // 8,
+            "block": np.arange(rows) // 40,
+            "board": rng.integers(1, 3, rows),
+            "side": rng.choice(["dark", "light"], rows),
+            "pots": rng.integers(0, 7, rows),
+            "cloches": rng.integers(0, 4, rows),
+            "turns_to_complete": rng.integers(3, 30, rows),
+        }
+    )
+    first = side_differences(beds)
+    assert first.height == 4
+    for seed in range(3):
+        assert side_differences(beds.sample(fraction=1.0, shuffle=True, seed=seed)).equals(first)

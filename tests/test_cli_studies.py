@@ -155,3 +155,14 @@ def test_help_texts_keep_the_config_table_names() -> None:
     tune = runner.invoke(app, ["tune", "--help"], terminal_width=200)
     assert "[sweep]" in sweep.output
     assert "[tune.free]" in tune.output and "[tune.targets]" in tune.output
+
+
+def test_sprt_on_a_results_directory_asks_for_configs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "manifest.json").write_text("{}")
+    code, err = run_main(
+        ["compare", str(tmp_path), "configs/smoke.toml", "--sprt"], monkeypatch, capsys
+    )
+    assert code == 2
+    assert err == "error: --sprt plays games as it goes: give two TOML configs\n"

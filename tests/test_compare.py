@@ -109,3 +109,8 @@ def test_weighted_quantile_matches_repetition() -> None:
     repeated = np.array([2.0, 2.0, 3.0, 4.0])
     for q in (0.25, 0.5, 0.75):
         assert weighted_quantile(values, weights, q) == weighted_quantile(repeated, np.ones(4), q)
+
+
+def test_an_empty_tolerance_list_is_a_clear_error() -> None:
+    with pytest.raises(FailOnError, match="--fail-on: no metric:tolerance given"):
+        parse_tolerances(" , ")

@@ -61,3 +61,10 @@ def test_a_changed_gate_without_a_baseline_run_is_a_clear_error(tmp_path: Path) 
     spoil_a_digest(golden)
     with pytest.raises(RegressError, match="--results"):
         regress(golden, {"mean_score": 1.0})
+
+
+def test_a_changed_gate_without_metrics_asks_for_them(tmp_path: Path) -> None:
+    folder = baseline(tmp_path)
+    spoil_a_digest(folder / "golden")
+    with pytest.raises(RegressError, match=r"name the metrics to test, e\.g\. --metric"):
+        regress(folder / "golden", {}, results=folder / "results" / "smoke", workers=1)

@@ -362,3 +362,10 @@ def test_unreadable_manifest_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "manifest.json").write_text(json.dumps([1, 2]))
     with pytest.raises(ResultsError, match="JSON object"):
         read_manifest(tmp_path)
+
+
+def test_a_file_is_not_a_results_directory(tmp_path: Path) -> None:
+    file = tmp_path / "manifest.json"
+    file.write_text("{}")
+    with pytest.raises(ResultsError, match="is not a directory"):
+        read_manifest(file)

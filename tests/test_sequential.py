@@ -4,6 +4,7 @@ stated error rate, and paired game batches decide real setups."""
 from __future__ import annotations
 
 import numpy as np
+import polars as pl
 import pytest
 
 from cgsim.config import load_config
@@ -11,6 +12,7 @@ from cgsim.sequential import (
     SprtSettings,
     SprtSettingsError,
     TwoSidedSprt,
+    metric_differences,
     run_sequential,
     sprt_compare,
 )
@@ -76,3 +78,26 @@ def test_paired_games_decide_identical_and_changed_setups() -> None:
     assert run.outcome.decision == "H1"
     assert "LLR" in lines[0]
     assert run.tables_a["games"].height == run.outcome.games
+
+
+def test_an_unknown_metric_names_the_available_ones() -> None:
+    games = pl.DataFrame(
+        {
+            "game_id": [0],
+            "block": [0],
+            "seed": [1],
+            "players": [2],
+            "turns": [10],
+            "end": ["normal"],
+            "winners": [[0]],
+        }
+    )
+    seats = pl.DataFrame(
+        {"game_id": [0, 0], "seat": [0, 1], "bot": ["x", "x"], "score": [5.0, 3.0]}
+        | {"win_share": [1.0, 0.0]}
+    )
+    tables = {"games": games, "seats": seats}
+    with pytest.raises(
+        SprtSettingsError, match=r"--metric 'nonsense': unknown; available: .*turns"
+    ):
+        metric_differences(tables, tables, "nonsense")

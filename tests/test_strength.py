@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from cgsim.strength import (
     Task,
     TaskResult,
     bot_specs,
+    default_ladder,
     format_report,
     play,
     run_strength,
@@ -180,3 +182,41 @@ def test_unknown_game_exits_2_naming_the_known_games(
         "error: unknown game 'chess'; known games: cottage-garden, kitchen-garden"
     )
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"games": -1}, "--games and --solo-games must be 0 or more"),
+        ({"solo_games": -1}, "--games and --solo-games must be 0 or more"),
+        ({"workers": 0}, "--workers 0 is not allowed; expected 1 or more"),
+    ],
+)
+def test_bad_counts_name_the_option(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        run_strength(**kwargs)
+
+
+def test_a_game_without_a_ladder_asks_for_bots() -> None:
+    with pytest.raises(
+        ConfigError, match=r"'toy' has no built-in ladder.*name the bots with --bots"
+    ):
+        default_ladder("toy")
+
+
+def test_a_ladder_on_a_game_without_two_players_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    solo_only = SimpleNamespace(min_players=1, max_players=1)
+    monkeypatch.setattr("cgsim.strength.get_game", lambda name: solo_only)
+    with pytest.raises(ConfigError, match="has no 2-player game; name one bot with --bots"):
+        run_strength(["random", "greedy"], games=1)
+
+
+def test_an_illegal_choice_names_the_bot_and_its_seat() -> None:
+    class Cheat(KitchenGreedyBot):
+        def choose(self, state: Any, legal: Any, rng: Any) -> Any:
+            return object()
+
+    with pytest.raises(RuntimeError, match=r"\(seat 0\) chose an illegal action"):
+        play(KITCHEN, [Cheat(), KitchenGreedyBot()], 5, 5)

@@ -71,3 +71,9 @@ def test_a_sweep_runs_every_point_on_the_same_seeds_and_reports(tmp_path: Path) 
     paths = write_sweep_report(cfg, table, tmp_path / "smoke")
     assert "## mean_score" in paths["markdown"].read_text()
     assert (tmp_path / "smoke" / "plots" / "mean_score-vs-start_cats.png").is_file()
+
+
+def test_a_grid_beyond_the_point_limit_is_refused(tmp_path: Path) -> None:
+    grid: dict[str, object] = {"cat_limit": list(range(30)), "start_cats": list(range(20))}
+    with pytest.raises(SweepError, match="sweep: 600 grid points; at most 500 are allowed"):
+        expand_sweep(config(tmp_path, grid))

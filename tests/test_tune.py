@@ -14,6 +14,7 @@ from cgsim.errors import ConfigError
 from cgsim.tune import (
     Target,
     TuneError,
+    candidate_config,
     candidates_of,
     successive_halving,
     total_loss,
@@ -92,3 +93,20 @@ def test_tuning_real_games_prefers_settings_without_cats(tmp_path: Path) -> None
     bad = spec_config(tmp_path, {**GOOD, "targets": {"nonsense": 1.0}})
     with pytest.raises(TuneError, match="nonsense"):
         tune_config(bad, workers=1)
+
+
+def test_empty_free_settings_and_choices_are_clear_errors(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="name at least one rule setting"):
+        tune_spec(spec_config(tmp_path, {**GOOD, "free": {}}))
+    with pytest.raises(ConfigError, match=r"tune\.free\.start_cats: an empty list of choices"):
+        tune_spec(spec_config(tmp_path, {**GOOD, "free": {"start_cats": []}}))
+    with pytest.raises(TuneError, match="no candidates to search"):
+        successive_halving([], noisy_turns, GOOD_TARGETS, games=1, rounds=1)
+
+
+def test_a_candidate_the_rules_refuse_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="tune candidate cat_limit=-1: "):
+        candidate_config(spec_config(tmp_path, GOOD), {"cat_limit": -1})
+
+
+GOOD_TARGETS = {"turns": Target(target=1.0)}

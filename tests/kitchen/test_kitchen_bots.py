@@ -249,3 +249,12 @@ def test_hand_odds_are_measured_from_self_play() -> None:
     exec(table.replace("HAND_ODDS: dict[int, tuple[float, ...]]", "HAND_ODDS"), namespace)
     assert set(namespace["HAND_ODDS"]) == set(odds)
     assert set(HAND_ODDS) == set(MODELLED_MOVES)
+
+
+def test_hand_odds_command_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    from bots.kitchen_odds import main
+
+    main(["--games", "3", "--seed", "7"])
+    printed = capsys.readouterr().out
+    assert printed.startswith("HAND_ODDS: dict[int, tuple[float, ...]] = {")
+    assert "    A.HARVEST: (" in printed

@@ -23,9 +23,9 @@ from pydantic import Field
 from bots.evaluation import EvalParams
 from bots.greedy import GreedyPolicy
 from bots.turn_search import Plan, TurnSearch
-from cgsim.bot import Bot
-from cgsim.cottage.state import State
-from cgsim.game import Action, Game
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action, Game
+from cgsim.games.cottage.state import State
 
 
 class BeamParams(EvalParams):

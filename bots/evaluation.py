@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cgsim.cottage import actions as act
-from cgsim.cottage.components import FULL, Catalogue
-from cgsim.cottage.state import (
+from cgsim.games.cottage import actions as act
+from cgsim.games.cottage.components import FULL, Catalogue
+from cgsim.games.cottage.state import (
     PH_BONUS,
     PH_OVER,
     Bed,

@@ -22,11 +22,12 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from bots.evaluation import EvalParams, Evaluator, Weights, available_kinds
-from cgsim.bot import Bot
-from cgsim.cottage import actions as act
-from cgsim.cottage import rules as engine
-from cgsim.cottage.nursery import CORNERS
-from cgsim.cottage.state import (
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action
+from cgsim.games.cottage import actions as act
+from cgsim.games.cottage import rules as engine
+from cgsim.games.cottage.nursery import CORNERS
+from cgsim.games.cottage.state import (
     PH_AFTER,
     PH_BONUS,
     PH_CORNERS,
@@ -37,7 +38,6 @@ from cgsim.cottage.state import (
     PH_RAMBLE,
     State,
 )
-from cgsim.game import Action
 
 
 class GreedyPolicy:

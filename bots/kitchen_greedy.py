@@ -15,11 +15,11 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cgsim.bot import Bot
-from cgsim.game import Action
-from cgsim.kitchen import actions as A
-from cgsim.kitchen.actions import BAZAAR as BAZAAR_ACTION
-from cgsim.kitchen.actions import (
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.actions import BAZAAR as BAZAAR_ACTION
+from cgsim.games.kitchen.actions import (
     BAZAAR_DONE,
     BAZAAR_SWAP,
     CLEAN_DISCARD,
@@ -31,12 +31,12 @@ from cgsim.kitchen.actions import (
     WEED,
     WEEDING,
 )
-from cgsim.kitchen.actions import CROW as CROW_ACTION
-from cgsim.kitchen.actions import HOLIDAY as HOLIDAY_ACTION
-from cgsim.kitchen.cards import BAZAAR, CROW, HOLIDAY, Catalogue
-from cgsim.kitchen.observation import Observation, observe
-from cgsim.kitchen.rules import bed_full, bed_plants, can_plant
-from cgsim.kitchen.state import State
+from cgsim.games.kitchen.actions import CROW as CROW_ACTION
+from cgsim.games.kitchen.actions import HOLIDAY as HOLIDAY_ACTION
+from cgsim.games.kitchen.cards import BAZAAR, CROW, HOLIDAY, Catalogue
+from cgsim.games.kitchen.observation import Observation, observe
+from cgsim.games.kitchen.rules import bed_full, bed_plants, can_plant
+from cgsim.games.kitchen.state import State
 
 
 class GreedyParams(BaseModel):

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 
 from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer
 from bots.kitchen_search import CARD_CLASSES, MODELLED_MOVES, card_class
-from cgsim.kitchen import actions as A
-from cgsim.kitchen.game import GAME
-from cgsim.kitchen.state import ACTIONS, State
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.game import GAME
+from cgsim.games.kitchen.state import ACTIONS, State
 
 FLOOR = 0.02
 """Smallest odds reported: a move never rules a card out (other players differ)."""

@@ -2,7 +2,7 @@
 
 For a decision it takes the greedy bot's own pick and the few other actions the greedy
 scorer likes best. It samples up to ``worlds`` full states agreeing with its
-observation and with what it has seen go into other hands (``cgsim.kitchen.knowledge``),
+observation and with what it has seen go into other hands (``cgsim.games.kitchen.knowledge``),
 dealing each opponent's unknown cards with measured odds for what that opponent's last
 move says of its hand (``HAND_ODDS``: after a Harvest it had nothing to plant). It plays
 every candidate in every world followed by a greedy rollout of ``depth`` turns, and
@@ -28,14 +28,14 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from bots.kitchen_greedy import GreedyParams, Scorer, as_observation, greedy_choice, progress
-from cgsim.bot import Bot
-from cgsim.game import Action, Game
-from cgsim.kitchen import actions as A
-from cgsim.kitchen.cards import SPECIALS
-from cgsim.kitchen.knowledge import Knowledge, sample_world
-from cgsim.kitchen.observation import Observation
-from cgsim.kitchen.rules import apply, can_use_special, legal_actions
-from cgsim.kitchen.state import ACTIONS, NONE, OVER, State
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action, Game
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.cards import SPECIALS
+from cgsim.games.kitchen.knowledge import Knowledge, sample_world
+from cgsim.games.kitchen.observation import Observation
+from cgsim.games.kitchen.rules import apply, can_use_special, legal_actions
+from cgsim.games.kitchen.state import ACTIONS, NONE, OVER, State
 
 
 class SearchParams(BaseModel):

@@ -25,10 +25,10 @@ from pydantic import Field
 from bots.evaluation import EvalParams
 from bots.greedy import GreedyPolicy
 from bots.planner import candidates, leaf_value, searched, simulate
-from cgsim.bot import Bot
-from cgsim.cottage import rules as engine
-from cgsim.cottage.state import State
-from cgsim.game import Action
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action
+from cgsim.games.cottage import rules as engine
+from cgsim.games.cottage.state import State
 
 
 class MctsParams(EvalParams):

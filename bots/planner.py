@@ -24,10 +24,10 @@ from pydantic import Field
 
 from bots.evaluation import EvalParams, Evaluator
 from bots.greedy import GreedyPolicy
-from cgsim.bot import Bot
-from cgsim.cottage import rules as engine
-from cgsim.cottage.state import PH_OVER, PH_PLANT, PH_RAMBLE, State
-from cgsim.game import Action
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action
+from cgsim.games.cottage import rules as engine
+from cgsim.games.cottage.state import PH_OVER, PH_PLANT, PH_RAMBLE, State
 
 STEPS_PER_TURN = 16
 """Safety bound on simulated actions per seat turn (a turn takes a handful)."""

@@ -6,8 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from cgsim.bot import Bot
-from cgsim.game import Action
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action
 
 
 class RandomBot(Bot):

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 
 from bots.greedy import GreedyPolicy
 from bots.planner import leaf_value
-from cgsim.cottage import rules as engine
-from cgsim.cottage.state import (
+from cgsim.games.contract import Action
+from cgsim.games.cottage import rules as engine
+from cgsim.games.cottage.state import (
     PH_CUBE,
     PH_OVER,
     PH_PENALTY,
@@ -34,7 +35,6 @@ from cgsim.cottage.state import (
     PH_RAMBLE,
     State,
 )
-from cgsim.game import Action
 
 STEPS_PER_TURN = 64
 """Safety bound on the actions of one simulated turn of every seat."""

@@ -13,10 +13,10 @@ from typing import Any, Literal
 
 import polars as pl
 
-from cgsim.config import RunConfig, load_config, validate_config, with_overrides
-from cgsim.results import load_tables
-from cgsim.runner import Plan, run_games
-from cgsim.tournament import plan_for
+from cgsim.play.config import RunConfig, load_config, validate_config, with_overrides
+from cgsim.play.results import load_tables
+from cgsim.play.runner import run_games
+from cgsim.play.schedules import Plan, plan_for
 
 
 def _config(source: RunConfig | Mapping[str, Any] | str | Path) -> RunConfig:

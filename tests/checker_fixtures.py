@@ -7,7 +7,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-CATALOGUE = Path(__file__).resolve().parent.parent / "cgsim" / "data" / "components.toml"
+CATALOGUE = (
+    Path(__file__).resolve().parent.parent / "cgsim" / "games" / "cottage" / "components.toml"
+)
 
 
 def default_components() -> dict[str, Any]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from cgsim.cottage import actions as act
-from cgsim.cottage.components import cell_index, load_catalogue
-from cgsim.cottage.rules import apply, legal_actions, make_rules, new_game
-from cgsim.cottage.settings import make_settings
-from cgsim.cottage.state import (
+from cgsim.games.cottage import actions as act
+from cgsim.games.cottage.components import cell_index, load_catalogue
+from cgsim.games.cottage.rules import apply, legal_actions, make_rules, new_game
+from cgsim.games.cottage.settings import make_settings
+from cgsim.games.cottage.state import (
     PH_AFTER,
     PH_PLANT,
     Bed,

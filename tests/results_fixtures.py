@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from cgsim.results import GAMES_SCHEMA, SEATS_SCHEMA
+from cgsim.play.results import GAMES_SCHEMA, SEATS_SCHEMA
 
 COTTAGE_GAME_COLUMNS: dict[str, pl.DataType] = {"final_round_turns": pl.Int64()}
 COTTAGE_SEAT_COLUMNS: dict[str, pl.DataType] = {

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cgsim.cottage import actions as act
-from cgsim.cottage.actions import LegalActions
+from cgsim.games.cottage import actions as act
+from cgsim.games.cottage.actions import LegalActions
 
 
 @given(
@@ -45,9 +45,9 @@ def test_legal_actions_sequence() -> None:
 
 
 def test_describe_names_every_kind_of_action_in_words() -> None:
-    from cgsim.cottage import actions as act
-    from cgsim.cottage.game import GAME
-    from cgsim.cottage.rules import describe
+    from cgsim.games.cottage import actions as act
+    from cgsim.games.cottage.game import GAME
+    from cgsim.games.cottage.rules import describe
 
     state = GAME.new_game(GAME.make_rules(2, {}), 1)
     tile = next(a for a in GAME.legal_actions(state) if act.kind_of(a) == act.TILE)

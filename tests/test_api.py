@@ -9,8 +9,8 @@ import pytest
 import toygame
 
 from cgsim.api import load_results, simulate
-from cgsim.config import validate_config
 from cgsim.errors import ConfigError
+from cgsim.play.config import validate_config
 
 toygame.register()
 CONFIG = {
@@ -49,7 +49,7 @@ def test_simulate_a_toml_file_as_a_run(tmp_path: Path) -> None:
 
 
 def test_simulate_reraises_an_interruption(monkeypatch: pytest.MonkeyPatch) -> None:
-    from cgsim.storage import ResultsStore
+    from cgsim.play.storage import ResultsStore
 
     def stop(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt

@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from cgsim.api import simulate
-from cgsim.balance import (
+from cgsim.reporting.balance import (
     balance_tables,
     game_metrics,
     seat_advantage,
@@ -137,7 +137,7 @@ def test_balance_of_real_cottage_and_kitchen_runs(tmp_path: Path) -> None:
 
 
 def test_tile_kind_balance_counts_takes_and_covering() -> None:
-    from cgsim.balance import tile_kind_balance
+    from cgsim.reporting.balance import tile_kind_balance
 
     tiles = pl.DataFrame(
         {

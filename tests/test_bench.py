@@ -9,8 +9,13 @@ from typing import cast
 import pytest
 from typer.testing import CliRunner
 
-from cgsim import bench, cli
-from cgsim.bench import (
+from cgsim import cli
+from cgsim.cli import app
+from cgsim.games.contract import Game
+from cgsim.games.registry import get_game
+from cgsim.play.bot_registry import BotInfo, list_bots
+from cgsim.studies import bench
+from cgsim.studies.bench import (
     SETUPS,
     _tree_pss_kb,
     bot_decision_costs,
@@ -19,10 +24,6 @@ from cgsim.bench import (
     random_games_per_second,
     setups_for,
 )
-from cgsim.cli import app
-from cgsim.game import Game
-from cgsim.games import get_game
-from cgsim.registry import BotInfo, list_bots
 
 
 def test_random_games_per_second_plays_the_games() -> None:

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 from bots.beam import BeamBot, BeamParams
 from bots.evaluation import Evaluator, Weights, available_kinds, regions_of, tables_for
 from bots.mcts import MctsBot, MctsParams
-from cgsim.cottage import rules as engine
-from cgsim.cottage.components import FULL
-from cgsim.cottage.game import GAME
-from cgsim.cottage.state import State
 from cgsim.errors import ConfigError, UnknownBotError
-from cgsim.registry import list_bots, resolve_bot
+from cgsim.games.cottage import rules as engine
+from cgsim.games.cottage.components import FULL
+from cgsim.games.cottage.game import GAME
+from cgsim.games.cottage.state import State
+from cgsim.play.bot_registry import list_bots, resolve_bot
 
 FAST_MCTS = "mcts:playouts=3,width=3,depth=1"
 FAST_BEAM = "beam:width=2,depth=1,branch=2,solo_width=2,solo_branch=2"

@@ -21,9 +21,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from cgsim.checker import Violation, check_record, iter_records
 from cgsim.cli import app
 from cgsim.errors import RecordError
+from cgsim.games.cottage.checker import Violation, check_record, iter_records
 
 # ---------------------------------------------------------------- scenarios
 
@@ -573,7 +573,7 @@ def random_game_record(
     """A record of uniformly random legal play, written by the engine."""
     import random
 
-    from cgsim.games import get_game
+    from cgsim.games.registry import get_game
 
     game = get_game("cottage-garden")
     rules = game.make_rules(players, overrides, None, variant)
@@ -593,7 +593,7 @@ def random_game_record(
 def test_engine_records_pass_the_checker(
     players: int, variant: dict[str, Any], overrides: dict[str, Any]
 ) -> None:
-    pytest.importorskip("cgsim.cottage.game")
+    pytest.importorskip("cgsim.games.cottage.game")
     for seed in (11, 12):
         record = random_game_record(players, variant, overrides, seed)
         assert check_record(record) == [], (players, variant, overrides, seed)

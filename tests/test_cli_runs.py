@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from cgsim.cli import app, main
 from cgsim.errors import ConfigError, UnknownBotError
-from cgsim.storage import ResultsStore
+from cgsim.play.storage import ResultsStore
 
 toygame.register()
 GREEDY = toygame.target(toygame.Greedy)
@@ -91,10 +91,10 @@ def test_interrupted_run_exits_130(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 def test_report_is_written_when_available(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     written: list[Path] = []
-    module = types.ModuleType("cgsim.report")
-    module.__spec__ = importlib.machinery.ModuleSpec("cgsim.report", None)
+    module = types.ModuleType("cgsim.reporting.report")
+    module.__spec__ = importlib.machinery.ModuleSpec("cgsim.reporting.report", None)
     module.write_report = written.append  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "cgsim.report", module)
+    monkeypatch.setitem(sys.modules, "cgsim.reporting.report", module)
     path = write_config(tmp_path)
     assert runner.invoke(app, ["run", str(path)]).exit_code == 0
     assert written == [tmp_path / "results" / "pair"]

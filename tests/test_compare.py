@@ -7,7 +7,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from cgsim.compare import (
+from cgsim.studies.compare import (
     FailOnError,
     Side,
     beyond_tolerance,

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cgsim.cottage.components import (
+from cgsim.errors import ConfigError, RecordError
+from cgsim.games.cottage.components import (
     CELLS,
     FULL,
     SIZE,
@@ -29,7 +30,6 @@ from cgsim.cottage.components import (
     orient_cells,
     tile_kind_from_shape,
 )
-from cgsim.errors import ConfigError, RecordError
 
 Cell = tuple[int, int]
 
@@ -319,7 +319,9 @@ def test_digest_is_stable(catalogue: Catalogue, tmp_path: Path) -> None:
     assert len(digest) == 64 and int(digest, 16) >= 0
     assert digest == catalogue.digest()
     copy = tmp_path / "copy.toml"
-    copy.write_bytes(Path(__file__).parents[1].joinpath("cgsim/data/components.toml").read_bytes())
+    copy.write_bytes(
+        Path(__file__).parents[1].joinpath("cgsim/games/cottage/components.toml").read_bytes()
+    )
     assert load_catalogue(copy).digest() == digest
     assert load_catalogue(str(copy)).source == str(copy)
     changed = minimal_data()

@@ -8,9 +8,9 @@ import pydantic
 import pytest
 import toygame
 
-from cgsim.config import RunConfig, load_config, resolve_bots, resolve_rules, validate_config
 from cgsim.errors import ConfigError, UnknownBotError
-from cgsim.games import game_names, register_game
+from cgsim.games.registry import game_names, register_game
+from cgsim.play.config import RunConfig, load_config, resolve_bots, resolve_rules, validate_config
 
 toygame.register()
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cgsim.cottage.game import GAME
 from cgsim.errors import ConfigError
+from cgsim.games.cottage.game import GAME
 
 
 def test_solo_rules_carry_the_rulebook_score_benchmarks() -> None:
@@ -39,7 +39,7 @@ def test_children_corner_cats_must_fit_in_the_cat_total() -> None:
 
 
 def test_result_ranks_share_places_and_break_ties_on_beehives() -> None:
-    from cgsim.cottage.game import result_of
+    from cgsim.games.cottage.game import result_of
 
     rules = GAME.make_rules(3, {}, None, {})
     state = GAME.new_game(rules, 1)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cgsim.cottage import rules as engine
 from cgsim.errors import CgsimError
-from cgsim.golden import check_golden, default_games, first_difference, record_golden
+from cgsim.games.cottage import rules as engine
+from cgsim.studies.golden import check_golden, default_games, first_difference, record_golden
 
 GOLDEN = Path(__file__).parent / "golden"
 

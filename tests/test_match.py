@@ -9,9 +9,9 @@ from typing import Any, ClassVar
 import pytest
 import toygame
 
-from cgsim.bot import Bot, NoParams
-from cgsim.match import GameSpec, play_game, play_spec, probe_game
-from cgsim.registry import BotSpec, resolve_bot
+from cgsim.games.bot import Bot, NoParams
+from cgsim.play.bot_registry import BotSpec, resolve_bot
+from cgsim.play.match import GameSpec, play_game, play_spec, probe_game
 
 toygame.register()
 GAME = toygame.GAME

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cgsim.cottage.nursery import (
+from cgsim.games.cottage.nursery import (
     CORNERS,
     corner_entries,
     gardener_rows,

@@ -6,10 +6,10 @@ import pickle
 
 import toygame
 
-from cgsim.match import GameSpec, play_game
-from cgsim.pool import Batch, Task, TaskSource, WorkerContext, WorkerPool
-from cgsim.registry import resolve_bot
-from cgsim.tournament import DealSchedule
+from cgsim.play.bot_registry import resolve_bot
+from cgsim.play.match import GameSpec, play_game
+from cgsim.play.pool import Batch, Task, TaskSource, WorkerContext, WorkerPool
+from cgsim.play.schedules import DealSchedule
 
 toygame.register()
 

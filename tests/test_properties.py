@@ -10,11 +10,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from cgsim.cottage.components import FULL, load_catalogue
-from cgsim.cottage.game import result_of
-from cgsim.cottage.rules import apply, legal_actions, make_rules, new_game
-from cgsim.cottage.settings import make_settings
-from cgsim.cottage.state import PH_OVER, Rules, State, player_score
+from cgsim.games.cottage.components import FULL, load_catalogue
+from cgsim.games.cottage.game import result_of
+from cgsim.games.cottage.rules import apply, legal_actions, make_rules, new_game
+from cgsim.games.cottage.settings import make_settings
+from cgsim.games.cottage.state import PH_OVER, Rules, State, player_score
 
 OVERRIDES: list[dict[str, Any]] = [
     {},

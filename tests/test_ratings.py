@@ -12,7 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from results_fixtures import GameSpec, planted_specs, ranks_of
 
-from cgsim.ratings import ELO_PER_LOG_STRENGTH, UnknownAnchorError, pairwise_outcomes, rate_bots
+from cgsim.reporting.ratings import (
+    ELO_PER_LOG_STRENGTH,
+    UnknownAnchorError,
+    pairwise_outcomes,
+    rate_bots,
+)
 
 
 def seat_rows(specs: Sequence[GameSpec]) -> pl.DataFrame:

@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from cgsim.cli import app
-from cgsim.cottage import actions as act
-from cgsim.cottage.game import GAME
-from cgsim.cottage.record import FORMAT, replay
-from cgsim.cottage.state import PH_CORNERS, PH_OVER, State
 from cgsim.errors import RecordError
-from cgsim.recordio import read_record
+from cgsim.games.cottage import actions as act
+from cgsim.games.cottage.game import GAME
+from cgsim.games.cottage.record import FORMAT, replay
+from cgsim.games.cottage.state import PH_CORNERS, PH_OVER, State
+from cgsim.games.recordio import read_record
 
 RULE_KEYS = {
     "solo", "children", "ramble", "start_cats", "cats_total", "pots_total", "cat_limit",

@@ -8,7 +8,7 @@ import pytest
 import zstandard
 
 from cgsim.errors import RecordError
-from cgsim.recordio import dumps, iter_records, read_record, write_record
+from cgsim.games.recordio import dumps, iter_records, read_record, write_record
 
 
 def test_every_file_kind_reads_back(tmp_path: Path) -> None:

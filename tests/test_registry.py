@@ -12,10 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bots.random_bot import RandomBot
-from cgsim import registry
-from cgsim.bot import Bot
 from cgsim.errors import ConfigError, UnknownBotError
-from cgsim.registry import (
+from cgsim.games.bot import Bot
+from cgsim.play import bot_registry as registry
+from cgsim.play.bot_registry import (
     ENTRY_POINT_GROUP,
     known_bots,
     list_bots,
@@ -209,7 +209,7 @@ def test_a_module_in_the_working_directory_loads_by_module_class(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "localbot_mod.py").write_text(
-        "from cgsim.bot import Bot\n\n\nclass Local(Bot):\n    name = 'local'\n"
+        "from cgsim.games.bot import Bot\n\n\nclass Local(Bot):\n    name = 'local'\n"
         "    def choose(self, state, legal_actions, rng):\n        return legal_actions[0]\n"
     )
     monkeypatch.chdir(tmp_path)

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from cgsim.api import simulate
-from cgsim.config import load_config
-from cgsim.golden import default_games, record_golden
-from cgsim.regress import RegressError, regress
+from cgsim.play.config import load_config
+from cgsim.studies.golden import default_games, record_golden
+from cgsim.studies.regress import RegressError, regress
 
 
 def baseline(tmp_path: Path) -> Path:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from engine_helpers import game, grid_bed, play_out, with_player
 
-from cgsim.cottage.game import GAME
-from cgsim.cottage.nursery import nursery_index
-from cgsim.cottage.render import LEGEND, render, render_nursery
+from cgsim.games.cottage.game import GAME
+from cgsim.games.cottage.nursery import nursery_index
+from cgsim.games.cottage.render import LEGEND, render, render_nursery
 
 
 def test_render_shows_turn_gardener_and_each_seat() -> None:

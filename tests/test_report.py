@@ -1,6 +1,6 @@
 """Report contents against hand-computed aggregates, and the files it writes.
 
-Also covers the results reader (cgsim.results) that the report is built on.
+Also covers the results reader (cgsim.play.results) that the report is built on.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import polars as pl
 import pytest
 from results_fixtures import GameSpec, planted_specs, write_results
 
-from cgsim.report import (
+from cgsim.play.results import ResultsError, load_tables, read_manifest, scan, table_names
+from cgsim.reporting.report import (
     Report,
     build_report,
     markdown_table,
@@ -21,7 +22,6 @@ from cgsim.report import (
     summary_text,
     write_report,
 )
-from cgsim.results import ResultsError, load_tables, read_manifest, scan, table_names
 
 # Six decided games of bots A and B over three deals (seats swapped within a deal), plus
 # one error game. Hand-computed below.

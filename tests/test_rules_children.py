@@ -7,11 +7,11 @@ from math import comb
 import pytest
 from engine_helpers import DONE, clear_nursery, end_previous_turn, game, of_kind, with_player
 
-from cgsim.cottage import actions as act
-from cgsim.cottage.nursery import nursery_index
-from cgsim.cottage.rules import apply, corner_choices, legal_actions
-from cgsim.cottage.state import PH_AFTER, PH_CORNERS, PH_LIMIT, PH_PLANT, State
 from cgsim.errors import ConfigError, IllegalActionError
+from cgsim.games.cottage import actions as act
+from cgsim.games.cottage.nursery import nursery_index
+from cgsim.games.cottage.rules import apply, corner_choices, legal_actions
+from cgsim.games.cottage.state import PH_AFTER, PH_CORNERS, PH_LIMIT, PH_PLANT, State
 
 N = nursery_index
 CORNER_BIT = {(0, 0): 1, (0, 3): 2, (3, 3): 4, (3, 0): 8}
@@ -57,9 +57,9 @@ def test_wrong_corner_set_is_illegal() -> None:
 
 def test_corner_cats_limited_by_the_supply() -> None:
     # 3 players x 2 cats = 6; 7 cats in all leaves 1 for the corners.
-    from cgsim.cottage.components import load_catalogue
-    from cgsim.cottage.rules import make_rules, new_game
-    from cgsim.cottage.settings import make_settings
+    from cgsim.games.cottage.components import load_catalogue
+    from cgsim.games.cottage.rules import make_rules, new_game
+    from cgsim.games.cottage.settings import make_settings
 
     settings = make_settings(3, {"cats_total": 7}, children=[5, None, None])
     state = new_game(make_rules(3, settings, load_catalogue()), 1)

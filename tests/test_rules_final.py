@@ -27,10 +27,10 @@ from engine_helpers import (
     with_player,
 )
 
-from cgsim.cottage import actions as act
-from cgsim.cottage.game import GAME, result_of
-from cgsim.cottage.rules import apply, legal_actions, penalty_options
-from cgsim.cottage.state import (
+from cgsim.games.cottage import actions as act
+from cgsim.games.cottage.game import GAME, result_of
+from cgsim.games.cottage.rules import apply, legal_actions, penalty_options
+from cgsim.games.cottage.state import (
     BLUE,
     ORANGE,
     PH_AFTER,

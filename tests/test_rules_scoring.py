@@ -22,8 +22,8 @@ from engine_helpers import (
     with_player,
 )
 
-from cgsim.cottage.rules import apply, legal_actions
-from cgsim.cottage.state import BLUE, ORANGE, PH_AFTER, PH_BONUS, PH_CUBE, PH_PLANT, State
+from cgsim.games.cottage.rules import apply, legal_actions
+from cgsim.games.cottage.state import BLUE, ORANGE, PH_AFTER, PH_BONUS, PH_CUBE, PH_PLANT, State
 
 ONE_HOLE = ["#####", "#####", "#####", "#####", "####."]
 """Bed rows with a single hole at (4,4): a pot there completes the bed with 1 pot."""
@@ -165,7 +165,7 @@ def test_all_three_on_target_scores_nothing_more() -> None:
 
 
 def test_score_is_cube_values_plus_beehive() -> None:
-    from cgsim.cottage.state import player_score
+    from cgsim.games.cottage.state import player_score
 
     state = ready(orange=(16, 3, 0), blue=(8, 1, 0))
     player = state.players[0]._replace(beehive=2, has_beehive=True)

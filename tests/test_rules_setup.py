@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import game
 
-from cgsim.cottage.state import PH_PLANT
+from cgsim.games.cottage.state import PH_PLANT
 
 
 @pytest.mark.parametrize(("players", "value"), [(1, 2), (2, 2), (3, 1), (4, 1)])

@@ -26,12 +26,12 @@ from engine_helpers import (
     with_player,
 )
 
-from cgsim.cottage import actions as act
-from cgsim.cottage.components import cell_index, mask_cells
-from cgsim.cottage.nursery import nursery_index
-from cgsim.cottage.rules import apply, legal_actions
-from cgsim.cottage.state import PH_AFTER, PH_PLANT, PH_RAMBLE, State
 from cgsim.errors import IllegalActionError
+from cgsim.games.cottage import actions as act
+from cgsim.games.cottage.components import cell_index, mask_cells
+from cgsim.games.cottage.nursery import nursery_index
+from cgsim.games.cottage.rules import apply, legal_actions
+from cgsim.games.cottage.state import PH_AFTER, PH_PLANT, PH_RAMBLE, State
 
 N = nursery_index
 

@@ -10,12 +10,12 @@ import polars as pl
 import pytest
 import toygame
 
-from cgsim.config import RunConfig, validate_config
-from cgsim.pool import Batch
-from cgsim.results import ResultsError, load_tables
-from cgsim.runner import ResumeError, RunResult, format_summary, run_games
-from cgsim.storage import ResultsStore, read_records
-from cgsim.tournament import plan_for
+from cgsim.play.config import RunConfig, validate_config
+from cgsim.play.pool import Batch
+from cgsim.play.results import ResultsError, load_tables
+from cgsim.play.runner import ResumeError, RunResult, format_summary, run_games
+from cgsim.play.schedules import plan_for
+from cgsim.play.storage import ResultsStore, read_records
 
 toygame.register()
 GREEDY = toygame.target(toygame.Greedy)

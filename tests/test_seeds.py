@@ -8,7 +8,7 @@ import sys
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cgsim.seeds import SEED_BITS, deal_seed, derive_seed, game_seed, seat_seed
+from cgsim.play.seeds import SEED_BITS, deal_seed, derive_seed, game_seed, seat_seed
 
 
 def test_pinned_values_never_change() -> None:
@@ -35,7 +35,7 @@ def test_seeds_fit_a_signed_64_bit_column(run_seed: int, index: int) -> None:
 
 
 def test_independent_of_the_hash_salt() -> None:
-    code = "from cgsim.seeds import deal_seed; print(deal_seed(3, 4))"
+    code = "from cgsim.play.seeds import deal_seed; print(deal_seed(3, 4))"
     outputs = {
         subprocess.run(
             [sys.executable, "-c", code],

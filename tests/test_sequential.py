@@ -7,8 +7,8 @@ import numpy as np
 import polars as pl
 import pytest
 
-from cgsim.config import load_config
-from cgsim.sequential import (
+from cgsim.play.config import load_config
+from cgsim.studies.sequential import (
     SprtSettings,
     SprtSettingsError,
     TwoSidedSprt,

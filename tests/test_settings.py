@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from cgsim.cottage.game import GAME
-from cgsim.cottage.settings import SETTING_NAMES, corner_count, make_settings
 from cgsim.errors import ConfigError
+from cgsim.games.cottage.game import GAME
+from cgsim.games.cottage.settings import SETTING_NAMES, corner_count, make_settings
 
 COMMON = {
     "start_cats": 2,
@@ -146,7 +146,7 @@ def test_game_make_rules_variant_and_errors() -> None:
 
 
 def test_children_adults_may_be_written_none_or_0_since_toml_has_no_null() -> None:
-    from cgsim.cottage.settings import make_settings
+    from cgsim.games.cottage.settings import make_settings
 
     assert make_settings(3, children=[5, "none", 0]).children == (5, None, None)
     assert make_settings(2, children=["adult", None]).children == (None, None)

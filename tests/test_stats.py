@@ -1,4 +1,4 @@
-"""Known-answer and error-rate tests for cgsim.stats."""
+"""Known-answer and error-rate tests for cgsim.reporting.stats."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from cgsim import stats
+from cgsim.reporting import stats
 
 NULL_TRIALS = 400
 ALPHA = 0.05

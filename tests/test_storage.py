@@ -9,10 +9,10 @@ import polars as pl
 import pytest
 import toygame
 
-from cgsim.match import GameOutcome, play_game, probe_game
-from cgsim.registry import resolve_bot
-from cgsim.results import scan
-from cgsim.storage import (
+from cgsim.play.bot_registry import resolve_bot
+from cgsim.play.match import GameOutcome, play_game, probe_game
+from cgsim.play.results import scan
+from cgsim.play.storage import (
     Columns,
     ResultsStore,
     TableSchemas,

@@ -1,4 +1,4 @@
-"""Tests of the strength bench (cgsim.strength) and its command."""
+"""Tests of the strength bench (cgsim.studies.strength) and its command."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from bots.kitchen_greedy import KitchenGreedyBot
 from cgsim import cli
 from cgsim.cli import app
 from cgsim.errors import ConfigError, UnknownBotError
-from cgsim.game import Game
-from cgsim.kitchen.game import GAME as KITCHEN
-from cgsim.kitchen.observation import Observation
-from cgsim.strength import (
+from cgsim.games.contract import Game
+from cgsim.games.kitchen.game import GAME as KITCHEN
+from cgsim.games.kitchen.observation import Observation
+from cgsim.studies.strength import (
     LADDER,
     LADDERS,
     SeatOutcome,
@@ -208,7 +208,7 @@ def test_a_ladder_on_a_game_without_two_players_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     solo_only = SimpleNamespace(min_players=1, max_players=1)
-    monkeypatch.setattr("cgsim.strength.get_game", lambda name: solo_only)
+    monkeypatch.setattr("cgsim.studies.strength.get_game", lambda name: solo_only)
     with pytest.raises(ConfigError, match="has no 2-player game; name one bot with --bots"):
         run_strength(["random", "greedy"], games=1)
 

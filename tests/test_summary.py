@@ -6,8 +6,8 @@ from typing import Any
 
 from test_record import played
 
-from cgsim.cottage.game import GAME
-from cgsim.cottage.summary import summarize
+from cgsim.games.cottage.game import GAME
+from cgsim.games.cottage.summary import summarize
 
 
 def tiny_record() -> dict[str, Any]:

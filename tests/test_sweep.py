@@ -7,11 +7,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from cgsim.config import load_config, with_overrides
 from cgsim.errors import ConfigError
-from cgsim.sweep import SweepError, expand_sweep, run_sweep, sweep_table, write_sweep_report
+from cgsim.play.config import load_config, with_overrides
+from cgsim.studies.sweep import SweepError, expand_sweep, run_sweep, sweep_table, write_sweep_report
 
-COMPONENTS = Path("cgsim/data")
+COMPONENTS = Path("cgsim/games/cottage")
 
 
 def config(tmp_path: Path, sweep: dict[str, object]):  # type: ignore[no-untyped-def]

@@ -10,9 +10,9 @@ import toygame
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cgsim.config import RunConfig, validate_config
 from cgsim.errors import ConfigError
-from cgsim.tournament import (
+from cgsim.play.config import RunConfig, validate_config
+from cgsim.play.schedules import (
     DealSchedule,
     combinations_of,
     plan_for,

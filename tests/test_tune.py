@@ -9,9 +9,9 @@ import numpy as np
 import polars as pl
 import pytest
 
-from cgsim.config import load_config, with_overrides
 from cgsim.errors import ConfigError
-from cgsim.tune import (
+from cgsim.play.config import load_config, with_overrides
+from cgsim.studies.tune import (
     Target,
     TuneError,
     candidate_config,

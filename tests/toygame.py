@@ -18,10 +18,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from cgsim.bot import Bot
 from cgsim.errors import ConfigError, IllegalActionError, RecordError
-from cgsim.game import Action, GameResult, GameSummary
-from cgsim.games import register_game
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action, GameResult, GameSummary
+from cgsim.games.registry import register_game
 
 NAME = "toy"
 PASS = 0

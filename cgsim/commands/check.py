@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from cgsim.checker import Violation, check_record, iter_records
+from cgsim.games.cottage.checker import Violation, check_record, iter_records
 
 SHOWN_PER_RECORD = 20
 

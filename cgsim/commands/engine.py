@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from cgsim.errors import ConfigError, RecordError
-from cgsim.games import DEFAULT_GAME, get_game
+from cgsim.games.registry import DEFAULT_GAME, get_game
 
 
 def split_bot_list(text: str) -> list[str]:
@@ -46,7 +46,7 @@ def parse_rule_overrides(pairs: list[str]) -> dict[str, Any]:
 def parse_children(text: str | None) -> list[int | str] | None:
     """``--children 5,none``: each seat's age, or a word for an adult.
 
-    The words are judged by the settings (``cgsim.cottage.settings``), the one place that
+    The words are judged by the settings (``cgsim.games.cottage.settings``), the one place that
     knows which ages and which words for an adult are allowed.
     """
     if text is None:
@@ -83,9 +83,9 @@ def register(app: typer.Typer) -> None:
         show: Annotated[bool, typer.Option("--show", help="Render the game turn by turn.")] = False,
     ) -> None:
         """Play one game and print its result table."""
-        from cgsim.match import play_game
-        from cgsim.recordio import write_record
-        from cgsim.registry import resolve_bot
+        from cgsim.games.recordio import write_record
+        from cgsim.play.bot_registry import resolve_bot
+        from cgsim.play.match import play_game
 
         if solo:
             players = 1
@@ -136,7 +136,7 @@ def register(app: typer.Typer) -> None:
         events: Annotated[bool, typer.Option(help="List each turn's events too.")] = True,
     ) -> None:
         """Replay a recorded game through the engine and render it turn by turn."""
-        from cgsim.recordio import read_record
+        from cgsim.games.recordio import read_record
 
         data = read_record(file, index)
         the_game = get_game(str(data.get("game", DEFAULT_GAME)))
@@ -172,7 +172,7 @@ def register(app: typer.Typer) -> None:
         game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
     ) -> None:
         """Print speed figures: games per second, per-decision cost, parallel efficiency."""
-        from cgsim.bench import memory_bench, run_bench
+        from cgsim.studies.bench import memory_bench, run_bench
 
         get_game(game)  # an unknown game fails before any measurement
         run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from cgsim.report import build_report, save_report, summary_text
-from cgsim.results import require_results_dir
+from cgsim.play.results import require_results_dir
+from cgsim.reporting.report import build_report, save_report, summary_text
 
 
 def report(

@@ -15,12 +15,12 @@ from typing import Annotated, Literal
 
 import typer
 
-from cgsim.config import load_config
 from cgsim.errors import ConfigError
-from cgsim.games import game_names, get_game
-from cgsim.registry import list_bots
-from cgsim.runner import cpu_count, format_summary, run_games
-from cgsim.tournament import plan_for
+from cgsim.games.registry import game_names, get_game
+from cgsim.play.bot_registry import list_bots
+from cgsim.play.config import load_config
+from cgsim.play.runner import cpu_count, format_summary, run_games
+from cgsim.play.schedules import plan_for
 
 EXIT_GAME_ERRORS = 1
 EXIT_INTERRUPTED = 130
@@ -44,9 +44,9 @@ NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Skip the report 
 
 def write_report_if_available(results_dir: Path) -> None:
     """Write the report of a results directory, when the report module is installed."""
-    if importlib.util.find_spec("cgsim.report") is None:
+    if importlib.util.find_spec("cgsim.reporting.report") is None:
         return
-    report = importlib.import_module("cgsim.report")
+    report = importlib.import_module("cgsim.reporting.report")
     report.write_report(results_dir)
     typer.echo(f"report written in {results_dir}")
 

@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 
-from cgsim.games import DEFAULT_GAME
-from cgsim.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES, LADDERS
+from cgsim.games.registry import DEFAULT_GAME
+from cgsim.studies.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES, LADDERS
 
 _DEFAULT_LADDERS = "; ".join(f"{game}: {','.join(bots)}" for game, bots in LADDERS.items())
 
@@ -53,7 +53,7 @@ def register(app: typer.Typer) -> None:
         quiet: Annotated[bool, typer.Option("--quiet", help="no progress line")] = False,
     ) -> None:
         """Measure a game's bot ladder: paired 2-player win rates, solo scores, decision cost."""
-        from cgsim.strength import format_report, run_strength
+        from cgsim.studies.strength import format_report, run_strength
 
         def progress(done: int, total: int) -> None:
             print(f"\r{done}/{total} tasks", end="", file=sys.stderr, flush=True)

@@ -17,7 +17,7 @@ from cgsim.errors import CgsimError
 if TYPE_CHECKING:
     import polars as pl
 
-    from cgsim.compare import Side
+    from cgsim.studies.compare import Side
 
     Compared = tuple[pl.DataFrame, tuple[Side, Side], list[str]]
 
@@ -46,7 +46,7 @@ def golden_record(
 ) -> None:
     """Play the golden games and store their digests and records."""
     from cgsim.commands.engine import split_bot_list
-    from cgsim.golden import default_games, record_golden
+    from cgsim.studies.golden import default_games, record_golden
 
     count = record_golden(out, default_games(games, split_bot_list(bots), game))
     typer.echo(f"recorded {count} golden games in {out}")
@@ -57,7 +57,7 @@ def golden_check(
     folder: Annotated[Path, typer.Argument(help="A folder written by 'cgsim golden record'.")],
 ) -> None:
     """Play the stored golden games again and list those that changed (exit 1 if any)."""
-    from cgsim.golden import check_golden
+    from cgsim.studies.golden import check_golden
 
     count, differences = check_golden(folder)
     for diff in differences:
@@ -76,7 +76,7 @@ def golden_check(
 
 
 def _is_results(path: Path) -> bool:
-    from cgsim.results import MANIFEST
+    from cgsim.play.results import MANIFEST
 
     return path.is_dir() and (path / MANIFEST).is_file()
 
@@ -138,7 +138,7 @@ def register_compare(app: typer.Typer) -> None:
     ) -> None:
         """Compare two setups metric by metric, paired on shared seeds (exit 1 with
         --fail-on when a change beyond tolerance is established)."""
-        from cgsim.compare import beyond_tolerance, parse_tolerances
+        from cgsim.studies.compare import beyond_tolerance, parse_tolerances
 
         _check_input(a, "A")
         _check_input(b, "B")
@@ -165,10 +165,10 @@ def _tables_of(
     path: Path, label: str, folder: Path, seed: int | None, games: int | None, workers: int | None
 ) -> tuple[dict[str, pl.DataFrame], Path]:
     """Play a config (into ``folder/label``) or read a results directory."""
-    from cgsim.config import load_config
-    from cgsim.results import load_tables
-    from cgsim.runner import run_games
-    from cgsim.tournament import plan_for
+    from cgsim.play.config import load_config
+    from cgsim.play.results import load_tables
+    from cgsim.play.runner import run_games
+    from cgsim.play.schedules import plan_for
 
     if _is_results(path):
         return load_tables(path), path
@@ -193,9 +193,9 @@ def _compare_runs(
     workers: int | None,
     alpha: float,
 ) -> Compared:
-    from cgsim.compare import Side, compare_sides, shared_seeds
-    from cgsim.config import load_config
-    from cgsim.results import read_manifest
+    from cgsim.play.config import load_config
+    from cgsim.play.results import read_manifest
+    from cgsim.studies.compare import Side, compare_sides, shared_seeds
 
     # The side that is a results directory fixes the seed and game count of the other.
     stored = a if _is_results(a) else b if _is_results(b) else None
@@ -232,10 +232,10 @@ def _compare_sequential(
     max_games: int,
     workers: int | None,
 ) -> Compared:
-    from cgsim.compare import Side, compare_sides
-    from cgsim.config import load_config
-    from cgsim.sequential import DECISION_TEXT, SprtSettings, sprt_compare
-    from cgsim.studyplots import plot_llr
+    from cgsim.play.config import load_config
+    from cgsim.reporting.studyplots import plot_llr
+    from cgsim.studies.compare import Side, compare_sides
+    from cgsim.studies.sequential import DECISION_TEXT, SprtSettings, sprt_compare
 
     if _is_results(a) or _is_results(b):
         raise StudyInputError("--sprt plays games as it goes: give two TOML configs")
@@ -261,7 +261,7 @@ def _finish_compare(
     folder: Path,
     labels: tuple[str, str],
 ) -> None:
-    from cgsim.compare import format_table, write_comparison
+    from cgsim.studies.compare import format_table, write_comparison
 
     typer.echo(format_table(table, labels))
     for note in notes:
@@ -296,8 +296,8 @@ def register_studies(app: typer.Typer) -> None:
         ] = False,
     ) -> None:
         """Play every grid point on the same seeds; write sweep.md/.html/.csv and plots."""
-        from cgsim.config import load_config
-        from cgsim.sweep import run_sweep, sweep_dir, sweep_table, write_sweep_report
+        from cgsim.play.config import load_config
+        from cgsim.studies.sweep import run_sweep, sweep_dir, sweep_table, write_sweep_report
 
         loaded = load_config(config, {"games": games, "seed": seed, "workers": workers, "out": out})
         done = run_sweep(loaded, fresh=fresh, echo=typer.echo)
@@ -320,9 +320,9 @@ def register_studies(app: typer.Typer) -> None:
         out: Annotated[Path | None, typer.Option(help="Parent of the results folder.")] = None,
     ) -> None:
         """Search the free rule settings for the values closest to the targets."""
-        from cgsim.config import load_config
-        from cgsim.report import format_value
-        from cgsim.tune import candidate_label, tune_config, tune_spec, write_tune_report
+        from cgsim.play.config import load_config
+        from cgsim.reporting.report import format_value
+        from cgsim.studies.tune import candidate_label, tune_config, tune_spec, write_tune_report
 
         loaded = load_config(config, {"seed": seed, "workers": workers, "out": out})
         spec = tune_spec(loaded)
@@ -350,9 +350,9 @@ def register_studies(app: typer.Typer) -> None:
         skill depth, choices that go with winning, and flags."""
         from polars import read_csv
 
-        from cgsim.balance import write_balance_report
-        from cgsim.report import markdown_table
-        from cgsim.results import require_results_dir
+        from cgsim.play.results import require_results_dir
+        from cgsim.reporting.balance import write_balance_report
+        from cgsim.reporting.report import markdown_table
 
         require_results_dir(results)
         paths = write_balance_report(results, out)
@@ -388,9 +388,9 @@ def register_studies(app: typer.Typer) -> None:
     ) -> None:
         """Golden games first (all identical: stop, exit 0); otherwise a paired sequential
         test per metric against the baseline run (exit 1 on an established regression)."""
-        from cgsim.compare import parse_tolerances
-        from cgsim.config import load_config
-        from cgsim.regress import regress as run_regress
+        from cgsim.play.config import load_config
+        from cgsim.studies.compare import parse_tolerances
+        from cgsim.studies.regress import regress as run_regress
 
         tolerances = parse_tolerances(",".join(metric), "--metric") if metric else {}
         loaded = load_config(config) if config is not None else None

@@ -7,11 +7,11 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from cgsim.kitchen import actions as A
-from cgsim.kitchen.cards import Catalogue
-from cgsim.kitchen.rules import apply, legal_actions, new_game
-from cgsim.kitchen.settings import KitchenRules, make_rules
-from cgsim.kitchen.state import NONE, OVER, State
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.cards import Catalogue
+from cgsim.games.kitchen.rules import apply, legal_actions, new_game
+from cgsim.games.kitchen.settings import KitchenRules, make_rules
+from cgsim.games.kitchen.state import NONE, OVER, State
 
 
 def rules(players: int = 2, **overrides: Any) -> KitchenRules:
@@ -107,7 +107,7 @@ def act_logged(
 
 
 def names(state: State, cards: tuple[int, ...]) -> list[str]:
-    from cgsim.kitchen.cards import card_name
+    from cgsim.games.kitchen.cards import card_name
 
     return sorted(card_name(state.rules.catalogue, c) for c in cards)
 

@@ -23,14 +23,14 @@ from bots.kitchen_search import (
     lean_hands,
     preferred,
 )
-from cgsim.bot import Bot
-from cgsim.kitchen import actions as A
-from cgsim.kitchen.game import GAME
-from cgsim.kitchen.knowledge import Knowledge, sample_world
-from cgsim.kitchen.rules import can_plant
-from cgsim.kitchen.state import ACTIONS, State
-from cgsim.stats import wilson_interval
-from cgsim.strength import play
+from cgsim.games.bot import Bot
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.game import GAME
+from cgsim.games.kitchen.knowledge import Knowledge, sample_world
+from cgsim.games.kitchen.rules import can_plant
+from cgsim.games.kitchen.state import ACTIONS, State
+from cgsim.reporting.stats import wilson_interval
+from cgsim.studies.strength import play
 
 
 def play_game(bots: list[Bot], seed: int, cap: int = 400) -> tuple[State, list[int]]:

@@ -10,7 +10,12 @@ from typing import Any
 import pytest
 
 from cgsim.errors import ConfigError
-from cgsim.kitchen.cards import catalogue_dict, catalogue_from_mapping, default_path, load_catalogue
+from cgsim.games.kitchen.cards import (
+    catalogue_dict,
+    catalogue_from_mapping,
+    default_path,
+    load_catalogue,
+)
 
 
 def default_data() -> dict[str, Any]:

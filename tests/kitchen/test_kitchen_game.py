@@ -8,12 +8,12 @@ from dataclasses import replace
 import pytest
 from kitchen_helpers import position
 
-from cgsim.game import GameResult
-from cgsim.games import get_game
-from cgsim.kitchen import actions as A
-from cgsim.kitchen.game import GAME
-from cgsim.kitchen.scoring import result
-from cgsim.kitchen.state import OVER
+from cgsim.games.contract import GameResult
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.game import GAME
+from cgsim.games.kitchen.scoring import result
+from cgsim.games.kitchen.state import OVER
+from cgsim.games.registry import get_game
 
 
 def test_registered_under_its_name() -> None:

@@ -7,12 +7,12 @@ from dataclasses import replace
 
 from kitchen_helpers import all_cards, position, type_of
 
-from cgsim.kitchen import actions as A
-from cgsim.kitchen.game import GAME
-from cgsim.kitchen.knowledge import Knowledge, sample_world
-from cgsim.kitchen.observation import observe, visible_cards
-from cgsim.kitchen.rules import apply, legal_actions
-from cgsim.kitchen.state import OVER
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.game import GAME
+from cgsim.games.kitchen.knowledge import Knowledge, sample_world
+from cgsim.games.kitchen.observation import observe, visible_cards
+from cgsim.games.kitchen.rules import apply, legal_actions
+from cgsim.games.kitchen.state import OVER
 
 
 def crow_position() -> tuple[int, int]:

@@ -10,10 +10,10 @@ from kitchen_helpers import all_cards
 
 from bots.kitchen_greedy import KitchenGreedyBot
 from bots.kitchen_search import KitchenSearchBot, SearchParams
-from cgsim.bot import Bot
-from cgsim.kitchen.game import GAME
-from cgsim.kitchen.observation import Observation, unseen_cards
-from cgsim.kitchen.state import OVER, State
+from cgsim.games.bot import Bot
+from cgsim.games.kitchen.game import GAME
+from cgsim.games.kitchen.observation import Observation, unseen_cards
+from cgsim.games.kitchen.state import OVER, State
 
 
 def midgame(players: int, seed: int, steps: int) -> State:

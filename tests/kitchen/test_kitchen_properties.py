@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from kitchen_helpers import all_cards
 
 from cgsim.errors import IllegalActionError
-from cgsim.kitchen import actions as A
-from cgsim.kitchen import rules as engine
-from cgsim.kitchen.rules import apply, legal_actions, new_game
-from cgsim.kitchen.settings import make_rules
-from cgsim.kitchen.state import ACTIONS, CONDITIONS, OVER, State
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen import rules as engine
+from cgsim.games.kitchen.rules import apply, legal_actions, new_game
+from cgsim.games.kitchen.settings import make_rules
+from cgsim.games.kitchen.state import ACTIONS, CONDITIONS, OVER, State
 
 games = st.tuples(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 2**32))
 

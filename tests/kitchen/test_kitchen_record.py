@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from cgsim.errors import RecordError
-from cgsim.kitchen.game import GAME
-from cgsim.kitchen.record import FORMAT
-from cgsim.kitchen.state import State
+from cgsim.games.kitchen.game import GAME
+from cgsim.games.kitchen.record import FORMAT
+from cgsim.games.kitchen.state import State
 
 
 def recorded_game(players: int, seed: int, cap: int = 400) -> tuple[dict[str, Any], State]:

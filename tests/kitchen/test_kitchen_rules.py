@@ -9,11 +9,11 @@ import pytest
 from kitchen_helpers import act, act_logged, all_cards, names, position, type_of
 
 from cgsim.errors import IllegalActionError
-from cgsim.kitchen import actions as A
-from cgsim.kitchen.cards import BAZAAR, CROW, HOLIDAY
-from cgsim.kitchen.rules import apply, legal_actions, new_game
-from cgsim.kitchen.settings import make_rules
-from cgsim.kitchen.state import (
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.cards import BAZAAR, CROW, HOLIDAY
+from cgsim.games.kitchen.rules import apply, legal_actions, new_game
+from cgsim.games.kitchen.settings import make_rules
+from cgsim.games.kitchen.state import (
     ACTIONS,
     BAZAAR_SWAPS,
     CLEANING,
@@ -363,7 +363,7 @@ def test_harvest_is_illegal_when_deck_and_discard_are_empty_and_the_action_is_lo
     assert A.MARKET in {A.kind_of(a) for a in legal_actions(state)}
     stuck = replace(state, hands=((), state.hands[1]), market=state.market + state.hands[0])
     log: list[dict[str, Any]] = []
-    from cgsim.kitchen.rules import _settle, _Work  # the automatic step itself
+    from cgsim.games.kitchen.rules import _settle, _Work  # the automatic step itself
 
     work = _Work(stuck, log)
     _settle(work)

@@ -7,9 +7,9 @@ from dataclasses import replace
 import pytest
 
 from cgsim.errors import ConfigError
-from cgsim.kitchen.cards import load_catalogue
-from cgsim.kitchen.rules import new_game
-from cgsim.kitchen.settings import Settings, make_rules, make_settings, settings_dict
+from cgsim.games.kitchen.cards import load_catalogue
+from cgsim.games.kitchen.rules import new_game
+from cgsim.games.kitchen.settings import Settings, make_rules, make_settings, settings_dict
 
 
 def test_defaults_are_the_rulebook_numbers() -> None:

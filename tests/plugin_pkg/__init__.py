@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cgsim.bot import Bot
-from cgsim.game import Action
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action
 
 
 class PluginParams(BaseModel):

@@ -1,0 +1,131 @@
+"""Cottage Garden behind the generic ``Game`` contract used by runs, reports and studies."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from cgsim.errors import ConfigError
+from cgsim.games.contract import GameResult, GameSummary
+from cgsim.games.cottage import rules as engine
+from cgsim.games.cottage.actions import LegalActions
+from cgsim.games.cottage.components import load_catalogue
+from cgsim.games.cottage.record import CottageRecorder, replay
+from cgsim.games.cottage.render import render
+from cgsim.games.cottage.settings import corner_count, make_settings
+from cgsim.games.cottage.state import PH_OVER, Rules, State, player_score
+from cgsim.games.cottage.summary import summarize
+
+ENGINE_VERSION = "cottage-1.0"
+"""Bumped whenever a change alters any outcome; stamped into records and results."""
+
+VARIANT_KEYS = ("solo", "children")
+SOLO_BENCHMARKS = {"very good": 70.0, "exceptional": 80.0}
+"""The rulebook's solo benchmarks (reports draw them on solo score distributions)."""
+
+
+def result_of(state: State) -> GameResult:
+    """Scores (cubes + beehives), winners (beehive tie-break, shared wins) and ranks."""
+    rules = state.rules
+    scores = tuple(float(player_score(rules, p)) for p in state.players)
+    keys = [(scores[i], p.beehive) for i, p in enumerate(state.players)]
+    best = max(keys)
+    winners = tuple(i for i, key in enumerate(keys) if key == best)
+    ranks = []
+    for key in keys:
+        ahead = sum(1 for other in keys if other > key)
+        tied = sum(1 for other in keys if other == key)
+        ranks.append(ahead + (tied + 1) / 2)
+    return GameResult(scores, winners, state.end or "running", state.turn, tuple(ranks))
+
+
+class CottageGarden:
+    """The ``Game`` object for Cottage Garden (see ``cgsim.games.contract.Game``)."""
+
+    name = "cottage-garden"
+    version = ENGINE_VERSION
+    min_players = 1
+    max_players = 4
+
+    def make_rules(
+        self,
+        players: int,
+        overrides: Mapping[str, Any],
+        components: Path | None = None,
+        variant: Mapping[str, Any] | None = None,
+    ) -> Rules:
+        variant = dict(variant or {})
+        unknown = sorted(set(variant) - set(VARIANT_KEYS))
+        if unknown:
+            raise ConfigError(
+                f"unknown variant option {unknown[0]!r}; allowed: {', '.join(VARIANT_KEYS)}"
+            )
+        settings = make_settings(
+            players, overrides, solo=variant.get("solo"), children=variant.get("children")
+        )
+        catalogue = load_catalogue(components)
+        needed = 2 * players + 1
+        if len(catalogue.boards) < needed:
+            raise ConfigError(
+                f"{catalogue.source}: {players} players need {needed} boards, the catalogue has {len(catalogue.boards)}"
+            )
+        corner_cats = sum(
+            corner_count(age, players) for age in settings.children if age is not None
+        )
+        if settings.cats_total < players * settings.start_cats + corner_cats:
+            raise ConfigError(
+                f"rules.cats_total = {settings.cats_total} is too small: the players' cats and the "
+                f"children's corner cats need {players * settings.start_cats + corner_cats}"
+            )
+        return engine.make_rules(players, settings, catalogue)
+
+    def rules_dict(self, rules: Any) -> dict[str, Any]:
+        data: dict[str, Any] = rules.settings.to_json()
+        data["players"] = rules.players
+        data["components"] = rules.catalogue.source
+        data["components_digest"] = rules.catalogue.digest()
+        if rules.settings.solo:
+            data["score_benchmarks"] = dict(SOLO_BENCHMARKS)
+        return data
+
+    def new_game(self, rules: Any, seed: int) -> State:
+        return engine.new_game(rules, seed)
+
+    def current_player(self, state: Any) -> int:
+        return int(state.seat)
+
+    def is_terminal(self, state: Any) -> bool:
+        return bool(state.phase == PH_OVER)
+
+    def legal_actions(self, state: Any) -> LegalActions:
+        return engine.legal_actions(state)
+
+    def apply(self, state: Any, action: int) -> State:
+        return engine.apply(state, action)
+
+    def observation(self, state: Any, seat: int) -> State:
+        return state  # type: ignore[no-any-return]
+
+    def describe_action(self, state: Any, action: int) -> str:
+        return engine.describe(state, action)
+
+    def result(self, state: Any) -> GameResult:
+        return result_of(state)
+
+    def recorder(
+        self, rules: Any, seed: int, seats: Sequence[Mapping[str, Any]], state: Any
+    ) -> CottageRecorder:
+        return CottageRecorder(seed, seats, state, ENGINE_VERSION)
+
+    def summarize(self, record: Mapping[str, Any]) -> GameSummary:
+        return summarize(record)
+
+    def render(self, state: Any) -> str:
+        return render(state)
+
+    def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
+        return replay(record)
+
+
+GAME = CottageGarden()

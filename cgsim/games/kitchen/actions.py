@@ -1,0 +1,76 @@
+"""Actions as ints: a kind and up to three 6-bit arguments, decoded without a table.
+
+Identical cards are interchangeable, so actions name card *types*, not card ids: the
+engine takes the lowest id of that type from a hand, the first market slot or bed slot
+holding it, the most recently discarded one from the discard pile.
+"""
+
+from __future__ import annotations
+
+from cgsim.games.contract import Action
+
+END_CONDITIONS = 0
+COND_WORKER = 1
+COND_SPECIAL = 2
+"""a: special type."""
+COND_SLUGGARD = 3
+"""a: target seat."""
+CANCEL_SLUGGARD = 4
+ACCEPT_SLUGGARD = 5
+HARVEST = 6
+PLANT = 7
+"""a: plant card type (its crop names the bed)."""
+WEED = 8
+"""a: target seat, b: crop."""
+WEEDING = 9
+"""a: crop, b: slot."""
+MARKET = 10
+"""a: hand card type, b: market slot."""
+BAZAAR = 11
+BAZAAR_SWAP = 12
+"""a: hand card type, b: market slot."""
+BAZAAR_DONE = 13
+HOLIDAY = 14
+HOLIDAY_DISCARD = 15
+"""a: card type."""
+CROW = 16
+"""a: card type taken from the discard pile."""
+STEAL = 17
+"""a: target seat, b: crop, c: slot."""
+CLEAN_DISCARD = 18
+"""a: card type."""
+
+KIND_NAMES = (
+    "end-conditions",
+    "cond-worker",
+    "cond-special",
+    "cond-sluggard",
+    "cancel-sluggard",
+    "accept-sluggard",
+    "harvest",
+    "plant",
+    "weed",
+    "weeding",
+    "market",
+    "bazaar",
+    "bazaar-swap",
+    "bazaar-done",
+    "holiday",
+    "holiday-discard",
+    "crow",
+    "steal",
+    "clean-discard",
+)
+
+
+def encode(kind: int, a: int = 0, b: int = 0, c: int = 0) -> Action:
+    """The action int for a kind and its arguments (each 0..63)."""
+    return kind << 18 | a << 12 | b << 6 | c
+
+
+def kind_of(action: Action) -> int:
+    return action >> 18
+
+
+def args_of(action: Action) -> tuple[int, int, int]:
+    return (action >> 12) & 63, (action >> 6) & 63, action & 63

@@ -1,0 +1,92 @@
+"""``GAME``: Kitchen Garden behind the ``cgsim.games.contract.Game`` contract.
+
+Everything above the game (runner, tournaments, storage, reports) reaches the rules
+through this object only. Beyond the protocol it offers ``determinize`` for search
+bots: a full state sampled to agree with an observation.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from cgsim.games.contract import Action, GameResult, GameSummary
+from cgsim.games.kitchen import record as records
+from cgsim.games.kitchen import rules as engine
+from cgsim.games.kitchen.observation import Observation, determinize, observe
+from cgsim.games.kitchen.render import render
+from cgsim.games.kitchen.scoring import result
+from cgsim.games.kitchen.settings import MAX_PLAYERS, MIN_PLAYERS, KitchenRules, make_rules
+from cgsim.games.kitchen.settings import settings_dict as _settings_dict
+from cgsim.games.kitchen.state import OVER, State
+from cgsim.games.kitchen.summary import summarize
+
+VERSION = "kitchen-garden/1.0"
+
+
+class KitchenGarden:
+    """The Kitchen Garden game object (stateless; states carry their rules)."""
+
+    name = "kitchen-garden"
+    version = VERSION
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+
+    def make_rules(
+        self,
+        players: int,
+        overrides: Mapping[str, Any],
+        components: Path | None = None,
+        variant: Mapping[str, Any] | None = None,
+    ) -> KitchenRules:
+        return make_rules(players, overrides, components, variant)
+
+    def rules_dict(self, rules: KitchenRules) -> dict[str, Any]:
+        return _settings_dict(rules)
+
+    def new_game(self, rules: KitchenRules, seed: int) -> State:
+        return engine.new_game(rules, seed)
+
+    def current_player(self, state: State) -> int:
+        return state.decider
+
+    def is_terminal(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        return engine.legal_actions(state)
+
+    def apply(self, state: State, action: Action) -> State:
+        return engine.apply(state, action)
+
+    def observation(self, state: State, seat: int) -> Observation:
+        return observe(state, seat)
+
+    def determinize(self, observation: Observation, rng: random.Random) -> State:
+        """A full state consistent with ``observation``, hidden cards dealt by ``rng``."""
+        return determinize(observation, rng)
+
+    def describe_action(self, state: State | Observation, action: Action) -> str:
+        return engine.describe_action(state.rules, action)
+
+    def result(self, state: State) -> GameResult:
+        return result(state)
+
+    def recorder(
+        self, rules: KitchenRules, seed: int, seats: Sequence[Mapping[str, Any]], state: State
+    ) -> records.KitchenRecorder:
+        return records.KitchenRecorder(rules, seed, seats, state, VERSION)
+
+    def summarize(self, record: Mapping[str, Any]) -> GameSummary:
+        return summarize(record)
+
+    def render(self, state: State) -> str:
+        return render(state)
+
+    def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
+        return records.replay(record)
+
+
+GAME = KitchenGarden()

@@ -1,0 +1,74 @@
+"""A plain-text picture of a Kitchen Garden state, for ``cgsim replay`` and debugging."""
+
+from __future__ import annotations
+
+from cgsim.games.kitchen.cards import SPECIALS, card_name
+from cgsim.games.kitchen.rules import bed_full, bed_plants, beds_full, plants_planted
+from cgsim.games.kitchen.state import ACTIONS, MIDDLE, NONE, OVER, PHASE_NAMES, USED, State
+
+
+def _holder_text(holder: int) -> str:
+    if holder == USED:
+        return "used"
+    if holder == MIDDLE:
+        return "middle"
+    return f"seat {holder}"
+
+
+def _status(state: State) -> str:
+    if state.phase == OVER:
+        if state.aborted:
+            return f"aborted at the turn cap after turn {state.turn}"
+        return f"seat {state.winner} wins on turn {state.turn}"
+    text = f"turn {state.turn}, seat {state.active} plays ({PHASE_NAMES[state.phase]}"
+    if state.phase == ACTIONS:
+        text += f", {state.actions_left} action{'s' if state.actions_left != 1 else ''} left"
+    if state.decider != state.active:
+        text += f", seat {state.decider} decides"
+    return text + ")"
+
+
+def render(state: State) -> str:
+    """Each seat's task, beds (slots with cards), hand; the market, piles and specials."""
+    catalogue = state.rules.catalogue
+
+    def names(cards: tuple[int, ...]) -> str:
+        return ", ".join(card_name(catalogue, card) for card in cards) or "-"
+
+    lines = [f"Kitchen Garden: {_status(state)}"]
+    top = card_name(catalogue, state.discard[-1]) if state.discard else "-"
+    lines.append(
+        f"deck {len(state.deck)}  discard {len(state.discard)} (top {top})  "
+        f"reshuffles {state.reshuffles}"
+    )
+    lines.append("market: " + " ".join(f"[{card_name(catalogue, c)}]" for c in state.market))
+    lines.append(
+        "specials: "
+        + "; ".join(
+            f"{name} {', '.join(_holder_text(h) for h in state.specials[i])}"
+            for i, name in enumerate(SPECIALS)
+        )
+    )
+    width = max(len(crop) for crop in catalogue.crops)
+    for seat in range(state.players):
+        task = catalogue.tasks[state.tasks[seat]]
+        marks = []
+        if state.sluggards[seat] != NONE:
+            marks.append("Sluggard in front")
+        if seat == state.active and state.phase != OVER:
+            marks.append("to play")
+        suffix = f"  [{'; '.join(marks)}]" if marks else ""
+        lines.append(
+            f"seat {seat} ({task.name}): {plants_planted(state, seat)} plants, "
+            f"{beds_full(state, seat)}/{len(catalogue.crops)} beds full{suffix}"
+        )
+        for crop, bed in enumerate(state.beds[seat]):
+            slots = [f"[{card_name(catalogue, card)}]" for card in bed]
+            slots += ["[ ]"] * (task.slots[crop] - len(bed))
+            done = " full" if bed_full(catalogue, bed, task.targets[crop], task.slots[crop]) else ""
+            lines.append(
+                f"  {catalogue.crops[crop]:<{width}} {bed_plants(catalogue, bed)}/"
+                f"{task.targets[crop]}  {' '.join(slots)}{done}"
+            )
+        lines.append(f"  hand ({len(state.hands[seat])}): {names(state.hands[seat])}")
+    return "\n".join(lines)

@@ -1,0 +1,46 @@
+"""Final scores and ranks: the winner first, the others by plants, then full beds."""
+
+from __future__ import annotations
+
+from cgsim.games.contract import GameResult
+from cgsim.games.kitchen.rules import beds_full, plants_planted
+from cgsim.games.kitchen.state import NONE, OVER, State
+
+SCORE_PLANTS = 100
+"""Score = plants correctly planted * 100 + beds fully planted: plants rank first."""
+
+
+def seat_score(state: State, seat: int) -> int:
+    """The statistics score of a seat (the same formula for winner and others)."""
+    return plants_planted(state, seat) * SCORE_PLANTS + beds_full(state, seat)
+
+
+def _ranks(scores: tuple[int, ...], winner: int) -> tuple[float, ...]:
+    """Shared mean positions for ties; a winner is first whatever its score."""
+    first = 1 if winner == NONE else 2
+    others = [score for seat, score in enumerate(scores) if seat != winner]
+    ranks: list[float] = []
+    for seat, score in enumerate(scores):
+        if seat == winner:
+            ranks.append(1.0)
+            continue
+        ahead = sum(other > score for other in others)
+        tied = sum(other == score for other in others)
+        ranks.append(first + ahead + (tied - 1) / 2)
+    return tuple(ranks)
+
+
+def result(state: State) -> GameResult:
+    """Scores, winner, ending and ranks of a finished game."""
+    if state.phase != OVER:
+        raise ValueError("the game is not over")
+    scores = tuple(seat_score(state, seat) for seat in range(state.players))
+    winners = () if state.winner == NONE else (state.winner,)
+    end = "aborted" if state.aborted else "normal"
+    return GameResult(
+        scores=tuple(float(score) for score in scores),
+        winners=winners,
+        end=end,
+        turns=state.turn,
+        ranks=_ranks(scores, state.winner),
+    )

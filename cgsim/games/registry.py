@@ -1,0 +1,42 @@
+"""The registry of games: a config or command names a game by its public id."""
+
+from __future__ import annotations
+
+import importlib
+
+from cgsim.errors import ConfigError
+from cgsim.games.contract import Game
+
+DEFAULT_GAME = "cottage-garden"
+
+_GAMES: dict[str, str] = {
+    "cottage-garden": "cgsim.games.cottage.game:GAME",
+    "kitchen-garden": "cgsim.games.kitchen.game:GAME",
+}
+
+
+def game_names() -> tuple[str, ...]:
+    """Public ids of every known game."""
+    return tuple(_GAMES)
+
+
+def get_game(name: str = DEFAULT_GAME) -> Game:
+    """The game object for a public id; a clear error listing the known ones otherwise."""
+    try:
+        target = _GAMES[name]
+    except KeyError:
+        known = ", ".join(_GAMES)
+        raise ConfigError(f"unknown game {name!r}; known games: {known}") from None
+    module_name, attribute = target.split(":")
+    game: Game = getattr(importlib.import_module(module_name), attribute)
+    return game
+
+
+def register_game(name: str, target: str) -> None:
+    """Make a game known under ``name``; ``target`` is ``"module:attribute"``.
+
+    For games installed from outside the package (and for tests of the machinery).
+    """
+    if ":" not in target:
+        raise ConfigError(f"game target {target!r} must be 'module:attribute'")
+    _GAMES[name] = target

@@ -1,5 +1,0 @@
-"""Kitchen Garden (Rightgames, 2013): the second game simulated on the cgsim machinery.
-
-``cgsim.kitchen.game.GAME`` is the entry point; the engine modules below it are pure
-functions over the frozen ``State`` of ``cgsim.kitchen.state``.
-"""

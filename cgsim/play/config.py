@@ -1,0 +1,218 @@
+"""Run configs: TOML files validated into a frozen :class:`RunConfig`.
+
+Validation happens once, at the edge: every problem becomes one line of a single
+``ConfigError`` naming the field path, the value and what is allowed, and unknown keys
+are errors rather than silently ignored. Rule overrides are the game's to check
+(``game.make_rules`` raises its own ``ConfigError``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import ErrorDetails
+
+from cgsim.errors import CgsimError, ConfigError
+from cgsim.games.registry import DEFAULT_GAME, game_names, get_game
+from cgsim.play.bot_registry import BotSpec, resolve_bot
+
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+
+
+class BotEntry(BaseModel):
+    """One bot of a config: a spec string plus optional extra parameters."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    bot: str = Field(min_length=1)
+    params: dict[str, Any] = Field(default_factory=dict)
+
+    def as_spec(self) -> str | dict[str, Any]:
+        """The form ``resolve_bot`` takes (the bare string when there are no extra params)."""
+        return {"bot": self.bot, "params": dict(self.params)} if self.params else self.bot
+
+
+def _bot_entry(value: Any) -> Any:
+    if isinstance(value, str):
+        return {"bot": value}
+    if isinstance(value, Mapping | BotEntry):
+        return value
+    raise ValueError(
+        "a bot is a spec string such as 'greedy:pots=1.5' or a table "
+        "{bot = 'greedy', params = {pots = 1.5}}"
+    )
+
+
+BotField = Annotated[BotEntry, BeforeValidator(_bot_entry)]
+
+
+class RunConfig(BaseModel):
+    """Everything a run or tournament needs; frozen so a run cannot drift from its file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=NAME_PATTERN, description="results go to <out>/<name>")
+    game: str = Field(default=DEFAULT_GAME, description="public id of the game")
+    players: int = Field(default=2, ge=1, description="number of seats")
+    variant: dict[str, Any] = Field(default_factory=dict, description="game seat options")
+    seats: tuple[BotField, ...] = Field(default=(), description="one bot per seat (run)")
+    bots: tuple[BotField, ...] = Field(default=(), description="bot pool (tournament)")
+    rules: dict[str, Any] = Field(default_factory=dict, description="rule-setting overrides")
+    components: Path | None = Field(default=None, description="component catalogue file")
+    games: int = Field(default=100, gt=0, description="games to play")
+    seed: int = Field(default=1, ge=0, description="run seed")
+    workers: int = Field(default=0, ge=0, description="worker processes, 0 = all cores")
+    out: Path = Field(default=Path("results"), description="parent of the results folder")
+    records: bool = Field(default=False, description="keep game records")
+    time_limit: float = Field(default=0.0, ge=0, description="seconds per decision, 0 = none")
+    chunk_size: int = Field(default=1000, gt=0, description="games per chunk file")
+    sweep: dict[str, list[Any]] = Field(
+        default_factory=dict, description="grid for 'cgsim sweep': rule setting or components"
+    )
+    tune: dict[str, Any] = Field(
+        default_factory=dict, description="'cgsim tune': [tune.free] settings, [tune.targets]"
+    )
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, value: str) -> str:
+        if value not in game_names():
+            raise ValueError(f"unknown game; known games: {', '.join(game_names())}")
+        return value
+
+    @model_validator(mode="after")
+    def _one_bot_per_seat(self) -> RunConfig:
+        if self.seats and len(self.seats) != self.players:
+            raise ValueError(
+                f"seats: {len(self.seats)} bots given for players = {self.players}; "
+                "give exactly one bot per seat"
+            )
+        return self
+
+    @property
+    def results_dir(self) -> Path:
+        """Where the run writes: ``<out>/<name>``."""
+        return self.out / self.name
+
+    def as_data(self) -> dict[str, Any]:
+        """The config as JSON-ready data (for manifests and ``cgsim validate``)."""
+        return self.model_dump(mode="json")
+
+
+def _path_of(loc: Sequence[int | str]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _allowed_keys(loc: Sequence[int | str]) -> str:
+    model: type[BaseModel] = BotEntry if len(loc) > 2 and loc[0] in ("seats", "bots") else RunConfig
+    return ", ".join(model.model_fields)
+
+
+def _describe(error: ErrorDetails) -> str:
+    loc = error["loc"]
+    path = _path_of(loc)
+    message = error["msg"].removeprefix("Value error, ")
+    if error["type"] == "extra_forbidden":
+        return f"{path}: unknown key; allowed keys: {_allowed_keys(loc)}"
+    if error["type"] == "missing":
+        return f"{path}: required"
+    if not path:
+        return message
+    return f"{path} = {error.get('input')!r}: {message}"
+
+
+def config_error(error: ValidationError, source: str) -> ConfigError:
+    """One ``ConfigError`` with one line per problem of a pydantic validation error."""
+    lines = [_describe(item) for item in error.errors()]
+    if len(lines) == 1:
+        return ConfigError(f"{source}: {lines[0]}")
+    return ConfigError(f"{source}: {len(lines)} problems:\n" + "\n".join(f"  {x}" for x in lines))
+
+
+def validate_config(data: Mapping[str, Any], source: str = "config") -> RunConfig:
+    """Validate config data (``source`` names it in errors)."""
+    try:
+        return RunConfig.model_validate(dict(data))
+    except ValidationError as error:
+        raise config_error(error, source) from None
+
+
+def read_toml(path: Path) -> dict[str, Any]:
+    """A TOML file as data, with a ``ConfigError`` naming the file when it cannot be read."""
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"config file {str(path)!r} does not exist") from None
+    except OSError as error:
+        raise ConfigError(f"config file {str(path)!r} cannot be read: {error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+
+
+def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) -> RunConfig:
+    """Read and validate a TOML config; ``overrides`` (None values skipped) win over it.
+
+    ``name`` defaults to the file's stem; a relative ``components`` path (also in the
+    ``sweep`` grid) is relative to the config file, and ``out`` to the working directory.
+    """
+    path = Path(path)
+    data = read_toml(path)
+    data.setdefault("name", path.stem)
+    components = data.get("components")
+    if isinstance(components, str):
+        data["components"] = str((path.parent / components).resolve())
+    sweep = data.get("sweep")
+    if isinstance(sweep, dict) and isinstance(sweep.get("components"), list):
+        sweep["components"] = [
+            str((path.parent / item).resolve()) if isinstance(item, str) else item
+            for item in sweep["components"]
+        ]
+    data.update({key: value for key, value in (overrides or {}).items() if value is not None})
+    config = validate_config(data, str(path))
+    if config.components is not None and not config.components.is_file():
+        raise ConfigError(f"{path}: components = {str(config.components)!r}: file not found")
+    return config
+
+
+def with_overrides(config: RunConfig, overrides: Mapping[str, Any]) -> RunConfig:
+    """A copy of ``config`` with some fields replaced (None values skipped), re-validated."""
+    data = config.model_dump()
+    data.update({key: value for key, value in overrides.items() if value is not None})
+    return validate_config(data, f"config {config.name!r}")
+
+
+def resolve_rules(config: RunConfig) -> Any:
+    """The game's validated rules for this config (the game raises ``ConfigError``)."""
+    game = get_game(config.game)
+    return game.make_rules(config.players, config.rules, config.components, config.variant)
+
+
+def resolve_bots(config: RunConfig, field: Literal["seats", "bots"]) -> tuple[BotSpec, ...]:
+    """The config's seats or bot pool resolved through the registry.
+
+    Errors keep their class and gain the entry's field path (``seats[1]: ...``).
+    """
+    entries: tuple[BotEntry, ...] = getattr(config, field)
+    resolved: list[BotSpec] = []
+    for index, entry in enumerate(entries):
+        try:
+            resolved.append(resolve_bot(entry.as_spec(), config.game))
+        except CgsimError as error:
+            raise type(error)(f"{field}[{index}]: {error}") from None
+    return tuple(resolved)

@@ -1,0 +1,412 @@
+"""Playing one game: engine plus bots in, flat result rows (and maybe the record) out.
+
+The loop asks the current seat's bot only at real decisions: when exactly one action is
+legal it is applied without asking (the bot still sees it through ``observe``). Faults
+are contained here: a bot that raises, returns an action outside the legal list, or
+exceeds the per-decision time limit ends the game with end ``error`` naming the seat
+and the reason, and an exception of the engine itself is recorded as ``engine: ...``
+rather than blamed on a bot. Either way the caller gets rows and the run goes on.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any, ClassVar, NamedTuple
+
+from cgsim.games.bot import Bot, NoParams
+from cgsim.games.contract import Action, Game, GameResult, GameSummary, Row
+from cgsim.play.bot_registry import BotSpec
+from cgsim.play.seeds import seat_seed
+
+ERROR_END = "error"
+REASON_LIMIT = 500
+
+
+class GameSpec(NamedTuple):
+    """One game of a run: small and picklable (a tuple pickles fastest), so it is what
+    worker processes receive."""
+
+    game_id: int
+    block: int
+    """Deal block: games sharing ``seed``."""
+    seed: int
+    """Deal seed for ``game.new_game``."""
+    bot_seed: int
+    """Base of the seats' generator seeds (distinct for every game of a block)."""
+    seats: tuple[int, ...]
+    """Index into the run's bot list, per seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameError:
+    """Why a game ended in error: ``seat`` is the faulty bot's, None for the engine's."""
+
+    reason: str
+    seat: int | None
+
+
+@dataclass(slots=True)
+class GameOutcome:
+    """What one game adds to the result tables (see the results-directory contract)."""
+
+    game: Row
+    seats: list[Row]
+    tables: dict[str, list[Row]]
+    record: dict[str, Any] | None
+    error: GameError | None
+
+
+class DecisionTimeout(BaseException):
+    """Raised inside a bot by the alarm when a decision runs out of time.
+
+    A ``BaseException`` so that a bot's own ``except Exception`` cannot swallow it.
+    """
+
+
+class _BotFault(Exception):
+    def __init__(self, seat: int, reason: str) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.reason = reason
+
+
+def _describe(error: BaseException) -> str:
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= REASON_LIMIT else text[: REASON_LIMIT - 3] + "..."
+
+
+def _on_alarm(signum: int, frame: FrameType | None) -> None:
+    raise DecisionTimeout
+
+
+class _Referee:
+    """Calls into the bots, turning their failures into ``_BotFault``."""
+
+    def __init__(self, time_limit: float) -> None:
+        self.limit = time_limit
+        self.alarm = (
+            time_limit > 0
+            and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()
+        )
+
+    def decide(
+        self, bot: Bot, seat: int, state: Any, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        if self.limit <= 0:
+            try:
+                action = bot.choose(state, legal, rng)
+            except (Exception, SystemExit) as error:
+                raise _BotFault(seat, _describe(error)) from error
+        else:
+            action = self._timed(bot, seat, state, legal, rng)
+        if action not in legal:
+            raise _BotFault(seat, f"illegal action {action!r} (not among the legal actions)")
+        return action
+
+    def _timed(
+        self, bot: Bot, seat: int, state: Any, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        start = time.perf_counter()
+        try:
+            if self.alarm:
+                signal.setitimer(signal.ITIMER_REAL, self.limit)
+            try:
+                action = bot.choose(state, legal, rng)
+            finally:
+                if self.alarm:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+        except DecisionTimeout:
+            raise _BotFault(seat, f"exceeded the time limit of {self.limit:g} s") from None
+        except (Exception, SystemExit) as error:
+            raise _BotFault(seat, _describe(error)) from error
+        elapsed = time.perf_counter() - start
+        if elapsed > self.limit:
+            raise _BotFault(seat, f"took {elapsed:.3f} s, over the time limit of {self.limit:g} s")
+        return action
+
+    @staticmethod
+    def hook(seat: int, call: Any, *args: Any) -> None:
+        try:
+            call(*args)
+        except (Exception, SystemExit) as error:
+            raise _BotFault(seat, _describe(error)) from error
+
+
+def overrides_observe(bot: Bot) -> bool:
+    """Whether the bot wants to hear every action (only those are told, to save calls)."""
+    return type(bot).observe is not Bot.observe
+
+
+def _play(
+    game: Game,
+    rules: Any,
+    seed: int,
+    specs: Sequence[BotSpec],
+    referee: _Referee,
+    seat_seeds: Sequence[int],
+    max_actions: int | None,
+) -> tuple[GameResult, dict[str, Any]]:
+    bots: list[Bot] = []
+    for seat, spec in enumerate(specs):
+        try:
+            bots.append(spec.create())
+        except (Exception, SystemExit) as error:
+            raise _BotFault(seat, f"cannot be created: {_describe(error)}") from error
+    rngs = [random.Random(s) for s in seat_seeds]
+    state = game.new_game(rules, seed)
+    seat_data = [{"bot": spec.name, "params": spec.params_dict()} for spec in specs]
+    recorder = game.recorder(rules, seed, seat_data, state)
+    for seat, bot in enumerate(bots):
+        referee.hook(seat, bot.new_game, game, seat, game.observation(state, seat))
+    watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
+    actions = 0
+    while not game.is_terminal(state):
+        seat = game.current_player(state)
+        legal = game.legal_actions(state)
+        if len(legal) == 1:
+            action = legal[0]
+        elif not legal:
+            raise RuntimeError("no legal action in a non-terminal state")
+        else:
+            view = game.observation(state, seat)
+            action = referee.decide(bots[seat], seat, view, legal, rngs[seat])
+        after = game.apply(state, action)
+        recorder.step(state, action, after)
+        for watcher_seat, watcher in watchers:
+            view = game.observation(after, watcher_seat)
+            referee.hook(watcher_seat, watcher.observe, view, seat, action)
+        state = after
+        actions += 1
+        if max_actions is not None and actions >= max_actions and not game.is_terminal(state):
+            raise RuntimeError(f"no end after {max_actions} actions")
+    return game.result(state), recorder.finish(state)
+
+
+def _game_row(
+    game: Game, game_id: int, block: int, seed: int, labels: Sequence[str], **values: Any
+) -> Row:
+    return {
+        "game_id": game_id,
+        "block": block,
+        "seed": seed,
+        "game": game.name,
+        "engine_version": game.version,
+        "players": len(labels),
+        "seats": list(labels),
+        "matchup": "+".join(sorted(set(labels))),
+        **values,
+    }
+
+
+def _extend(core: Row, extra: Row) -> Row:
+    """Core columns first; game-specific ones after, never replacing a core column."""
+    return core | {key: value for key, value in extra.items() if key not in core}
+
+
+def error_outcome(
+    game: Game,
+    *,
+    game_id: int,
+    block: int,
+    seed: int,
+    labels: Sequence[str],
+    reason: str,
+    seat: int | None,
+    wall_time: float = 0.0,
+) -> GameOutcome:
+    """Rows of a game that ended in error: no scores, no winner, the faulty seat last."""
+    players = len(labels)
+    row = _game_row(
+        game,
+        game_id,
+        block,
+        seed,
+        labels,
+        turns=None,
+        end=ERROR_END,
+        winners=[],
+        wall_time=wall_time,
+        error=reason,
+        error_seat=seat,
+    )
+    seats = []
+    for position, label in enumerate(labels):
+        if seat is None:
+            rank = (players + 1) / 2
+        else:
+            rank = float(players) if position == seat else players / 2
+        seats.append(
+            {
+                "game_id": game_id,
+                "block": block,
+                "seat": position,
+                "bot": label,
+                "players": players,
+                "score": 0.0,
+                "rank": rank,
+                "win_share": 0.0,
+                "end": ERROR_END,
+            }
+        )
+    return GameOutcome(row, seats, {}, None, GameError(reason, seat))
+
+
+def _table_row(row: Row, game_id: int, block: int, labels: Sequence[str]) -> Row:
+    """A row of a game-specific table, led by ``game_id, block, seat`` (and the seat's
+    ``bot`` label when the row names a seat)."""
+    seat = row.get("seat")
+    lead: Row = {"game_id": game_id, "block": block, "seat": seat}
+    if isinstance(seat, int) and 0 <= seat < len(labels):
+        lead["bot"] = labels[seat]
+    return lead | {key: value for key, value in row.items() if key not in lead}
+
+
+def _finished_outcome(
+    game: Game,
+    game_id: int,
+    block: int,
+    seed: int,
+    labels: Sequence[str],
+    result: GameResult,
+    summary: GameSummary,
+    wall_time: float,
+) -> GameOutcome:
+    row = _game_row(
+        game,
+        game_id,
+        block,
+        seed,
+        labels,
+        turns=result.turns,
+        end=result.end,
+        winners=list(result.winners),
+        wall_time=wall_time,
+        error=None,
+        error_seat=None,
+    )
+    share = 1.0 / len(result.winners) if result.winners else 0.0
+    seats = []
+    for position, label in enumerate(labels):
+        core = {
+            "game_id": game_id,
+            "block": block,
+            "seat": position,
+            "bot": label,
+            "players": len(labels),
+            "score": float(result.scores[position]),
+            "rank": float(result.ranks[position]),
+            "win_share": share if position in result.winners else 0.0,
+            "end": result.end,
+        }
+        extra = summary.seats[position] if position < len(summary.seats) else {}
+        seats.append(_extend(core, extra))
+    tables = {
+        name: [_table_row(row, game_id, block, labels) for row in rows]
+        for name, rows in summary.tables.items()
+    }
+    return GameOutcome(_extend(row, summary.game), seats, tables, None, None)
+
+
+def play_game(
+    game: Game,
+    rules: Any,
+    seed: int,
+    bots: Sequence[BotSpec],
+    record: bool = False,
+    time_limit: float = 0.0,
+    *,
+    game_id: int = 0,
+    block: int | None = None,
+    bot_seed: int | None = None,
+    max_actions: int | None = None,
+) -> GameOutcome:
+    """Play one game with ``bots`` in seat order and return its rows.
+
+    ``seed`` deals the game; seat ``s`` gets ``random.Random(seat_seed(bot_seed, s))``
+    (``bot_seed`` defaults to ``seed``). ``record`` keeps the game record in the outcome
+    (with ``game_id`` and ``block`` added). ``time_limit`` is seconds per decision, 0
+    for none; in the main thread an alarm also interrupts a bot that never returns.
+    ``max_actions`` ends a game that has not finished after that many actions as an
+    engine error. Never raises for a bot's or the engine's fault: see ``GameOutcome.error``.
+    """
+    block = game_id if block is None else block
+    base = seed if bot_seed is None else bot_seed
+    labels = [spec.label for spec in bots]
+    seat_seeds = [seat_seed(base, seat) for seat in range(len(bots))]
+    referee = _Referee(time_limit)
+    previous = signal.signal(signal.SIGALRM, _on_alarm) if referee.alarm else None
+    start = time.perf_counter()
+    try:
+        result, record_data = _play(game, rules, seed, bots, referee, seat_seeds, max_actions)
+        summary = game.summarize(record_data)
+        outcome = _finished_outcome(
+            game, game_id, block, seed, labels, result, summary, time.perf_counter() - start
+        )
+    except _BotFault as fault:
+        reason, seat = fault.reason, fault.seat
+    except Exception as error:
+        reason, seat = f"engine: {_describe(error)}", None
+    else:
+        if record:
+            outcome.record = {**record_data, "game_id": game_id, "block": block}
+        return outcome
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGALRM, previous)
+    return error_outcome(
+        game,
+        game_id=game_id,
+        block=block,
+        seed=seed,
+        labels=labels,
+        reason=reason,
+        seat=seat,
+        wall_time=time.perf_counter() - start,
+    )
+
+
+def play_spec(
+    game: Game,
+    rules: Any,
+    spec: GameSpec,
+    pool: Sequence[BotSpec],
+    record: bool = False,
+    time_limit: float = 0.0,
+) -> GameOutcome:
+    """Play the game a :class:`GameSpec` describes, its seats indexing ``pool``."""
+    return play_game(
+        game,
+        rules,
+        spec.seed,
+        [pool[index] for index in spec.seats],
+        record,
+        time_limit,
+        game_id=spec.game_id,
+        block=spec.block,
+        bot_seed=spec.bot_seed,
+    )
+
+
+class FirstLegalBot(Bot):
+    """Always the first legal action: plays the schema probe without any real bot."""
+
+    description: ClassVar[str] = "the first legal action, always"
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        return legal_actions[0]
+
+
+PROBE_ACTION_LIMIT = 100_000
+
+
+def probe_game(game: Game, rules: Any, seed: int, players: int) -> GameOutcome:
+    """One game of first-legal-action play: shows which columns the game's rows carry."""
+    probe = BotSpec(label="probe", name="probe", cls=FirstLegalBot, params=NoParams())
+    return play_game(game, rules, seed, [probe] * players, max_actions=PROBE_ACTION_LIMIT)

@@ -1,0 +1,334 @@
+"""Worker processes that play batches of games and survive their own deaths.
+
+Why not ``multiprocess.Pool``: a pool cannot tell which task a killed worker was running
+and waits for it forever. Here each worker has its own pipe, holding the batch it plays
+and the next one (so it never waits while the parent stores results), and its process
+sentinel says when it dies: the batch it was playing is retried game by game, and a
+game that kills its worker twice is recorded as an error. Batches are cut on demand and
+sized from measured game times (about a quarter of a second each), so the per-game
+overhead stays tiny and the last batches still spread over all workers. Workers return
+flat rows, column by column, never game states.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import pickle
+import signal
+import time
+from collections import deque
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import multiprocess
+import polars as pl
+from multiprocess.connection import wait
+
+from cgsim.games.contract import Game, Row
+from cgsim.games.recordio import dumps
+from cgsim.games.registry import get_game
+from cgsim.play.bot_registry import BotSpec
+from cgsim.play.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_spec
+from cgsim.play.storage import Columns
+
+MAX_ATTEMPTS = 2
+"""Times a single game may kill its worker before it is recorded as an error."""
+TARGET_BATCH_SECONDS = 0.25
+MAX_BATCH = 500
+PREFETCH = 2
+"""Batches sent ahead to each worker."""
+
+
+class Schedule(Protocol):
+    """The games of a plan, by id (computed on demand)."""
+
+    def __len__(self) -> int: ...
+
+    def spec(self, game_id: int) -> GameSpec: ...
+
+
+@dataclass(frozen=True)
+class WorkerContext:
+    """Everything a worker needs besides the specs, handed over once at start."""
+
+    game: str
+    rules: Any
+    bots: tuple[BotSpec, ...]
+    record: bool
+    time_limit: float
+
+
+@dataclass(slots=True)
+class Batch:
+    """The rows of some games, column by column, as a worker returns them."""
+
+    games: Columns = field(default_factory=Columns)
+    seats: Columns = field(default_factory=Columns)
+    tables: dict[str, Columns] = field(default_factory=dict)
+    records: list[tuple[int, str]] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @classmethod
+    def of(cls, outcomes: Sequence[GameOutcome], seconds: float = 0.0) -> Batch:
+        """The batch of some played games (JSON-encoding records here, in the worker)."""
+        names = dict.fromkeys(name for outcome in outcomes for name in outcome.tables)
+        return cls(
+            games=Columns.from_rows([outcome.game for outcome in outcomes]),
+            seats=Columns.from_rows([row for outcome in outcomes for row in outcome.seats]),
+            tables={
+                name: Columns.from_rows(
+                    [row for outcome in outcomes for row in outcome.tables.get(name, ())]
+                )
+                for name in names
+            },
+            records=[
+                (outcome.game["game_id"], dumps(outcome.record))
+                for outcome in outcomes
+                if outcome.record is not None
+            ],
+            seconds=seconds,
+        )
+
+    @classmethod
+    def from_frames(
+        cls, frames: Mapping[str, pl.DataFrame], records: Sequence[tuple[int, str]]
+    ) -> Batch:
+        """A batch back from stored frames (a partial chunk)."""
+        columns = {name: Columns.from_frame(frame) for name, frame in frames.items()}
+        return cls(
+            games=columns.pop("games"),
+            seats=columns.pop("seats"),
+            tables=columns,
+            records=list(records),
+        )
+
+    def extend(self, other: Batch) -> None:
+        """Gather another batch of the same chunk."""
+        self.games.extend(other.games)
+        self.seats.extend(other.seats)
+        for name, rows in other.tables.items():
+            self.tables.setdefault(name, Columns()).extend(rows)
+        self.records.extend(other.records)
+
+    def error_rows(self) -> list[Row]:
+        """The games rows of the games that ended in error."""
+        ends = self.games.data.get("end", [])
+        return [self.games.row(i) for i, end in enumerate(ends) if end == ERROR_END]
+
+
+def play_batch(game: Game, context: WorkerContext, specs: Sequence[GameSpec]) -> Batch:
+    """Play some games one after the other (what a worker does with a task)."""
+    start = time.perf_counter()
+    outcomes = [
+        play_spec(game, context.rules, spec, context.bots, context.record, context.time_limit)
+        for spec in specs
+    ]
+    return Batch.of(outcomes, time.perf_counter() - start)
+
+
+def _worker_main(conn: Any, context: WorkerContext) -> None:
+    """A worker's life: play each batch received, until an empty message or a closed pipe."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    game = get_game(context.game)
+    try:
+        while message := conn.recv_bytes():
+            batch = play_batch(game, context, pickle.loads(message))
+            conn.send_bytes(pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
+    except (EOFError, OSError):
+        pass
+
+
+@dataclass(slots=True)
+class Task:
+    """A batch of games for one worker; ``attempts`` counts workers it has killed."""
+
+    specs: tuple[GameSpec, ...]
+    attempts: int = 0
+
+
+class TaskSource:
+    """Cuts the missing games into batches on demand, sized from measured game times."""
+
+    def __init__(self, schedule: Schedule, ranges: Sequence[Sequence[int]], workers: int) -> None:
+        self.schedule = schedule
+        self.ranges: deque[Sequence[int]] = deque(r for r in ranges if len(r))
+        self.workers = workers
+        self.retries: deque[Task] = deque()
+        self.remaining = sum(len(r) for r in self.ranges)
+        self.seconds_per_game: float | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.retries or self.ranges)
+
+    def batch_size(self) -> int:
+        if self.seconds_per_game is None:
+            return 1
+        wanted = TARGET_BATCH_SECONDS / max(self.seconds_per_game, 1e-6)
+        tail = math.ceil(self.remaining / (2 * self.workers))
+        return max(1, min(int(wanted), tail, MAX_BATCH))
+
+    def next_task(self) -> Task | None:
+        if self.retries:
+            return self.retries.popleft()
+        if not self.ranges:
+            return None
+        current = self.ranges.popleft()
+        size = self.batch_size()
+        taken, rest = current[:size], current[size:]
+        if len(rest):
+            self.ranges.appendleft(rest)
+        self.remaining -= len(taken)
+        return Task(tuple(self.schedule.spec(game_id) for game_id in taken))
+
+    def retry_first(self, tasks: Sequence[Task]) -> None:
+        self.retries.extendleft(reversed(tasks))
+
+    def measured(self, batch: Batch) -> None:
+        if batch.games.count and batch.seconds > 0:
+            per_game = batch.seconds / batch.games.count
+            previous = self.seconds_per_game
+            self.seconds_per_game = (
+                per_game if previous is None else 0.7 * previous + 0.3 * per_game
+            )
+
+
+def _start_method() -> str:
+    return "fork" if "fork" in multiprocess.get_all_start_methods() else "spawn"
+
+
+def _reap(process: Any) -> None:
+    """Wait a little for a worker process to end, then kill it."""
+    process.join(timeout=2.0)
+    if process.is_alive():
+        process.kill()
+        process.join()
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: Any
+    conn: Any
+    tasks: deque[Task] = field(default_factory=deque)
+    """Sent and not yet answered, oldest (the one being played) first."""
+
+
+class WorkerPool:
+    """Worker processes, each with its batch and the next one queued, replaced when they die.
+
+    The queued batch keeps a worker busy while the parent stores the previous one.
+    """
+
+    def __init__(self, size: int, context: WorkerContext) -> None:
+        self.size = size
+        self.context = context
+        self.game = get_game(context.game)
+        self.mp = multiprocess.get_context(_start_method())
+        self.workers: list[_Worker] = []
+
+    def __enter__(self) -> WorkerPool:
+        self.workers = [self._start() for _ in range(self.size)]
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def _start(self) -> _Worker:
+        parent, child = self.mp.Pipe(duplex=True)
+        process = self.mp.Process(target=_worker_main, args=(child, self.context), daemon=True)
+        process.start()
+        child.close()
+        return _Worker(process, parent)
+
+    def close(self) -> None:
+        """Stop idle workers politely and busy ones at once (their batches are abandoned)."""
+        for worker in self.workers:
+            if worker.tasks:
+                worker.process.terminate()
+            else:
+                with contextlib.suppress(OSError):
+                    worker.conn.send_bytes(b"")
+        for worker in self.workers:
+            _reap(worker.process)
+            worker.conn.close()
+        self.workers = []
+
+    def _replace(self, worker: _Worker) -> None:
+        worker.conn.close()
+        _reap(worker.process)
+        self.workers[self.workers.index(worker)] = self._start()
+
+    def _lost(self, worker: _Worker, source: TaskSource) -> Batch | None:
+        """A worker died: retry its batch game by game (and its queued batch as it was);
+        a game that killed ``MAX_ATTEMPTS`` workers is recorded as an error."""
+        self._replace(worker)
+        if not worker.tasks:
+            return None
+        task, queued = worker.tasks[0], list(worker.tasks)[1:]
+        if len(task.specs) > 1:
+            source.retry_first([*(Task((spec,)) for spec in task.specs), *queued])
+            return None
+        if task.attempts + 1 < MAX_ATTEMPTS:
+            source.retry_first([Task(task.specs, task.attempts + 1), *queued])
+            return None
+        source.retry_first(queued)
+        spec = task.specs[0]
+        outcome = error_outcome(
+            self.game,
+            game_id=spec.game_id,
+            block=spec.block,
+            seed=spec.seed,
+            labels=[self.context.bots[i].label for i in spec.seats],
+            reason=(
+                f"the worker process died {MAX_ATTEMPTS} times playing this game "
+                f"(exit code {worker.process.exitcode})"
+            ),
+            seat=None,
+        )
+        return Batch.of([outcome])
+
+    def _dispatch(self, source: TaskSource) -> None:
+        for worker in self.workers:
+            while len(worker.tasks) < PREFETCH:
+                task = source.next_task()
+                if task is None:
+                    return
+                worker.tasks.append(task)
+                # A dead worker cannot take it: its sentinel reports the death.
+                with contextlib.suppress(OSError):
+                    worker.conn.send_bytes(pickle.dumps(task.specs))
+
+    def results(self, source: TaskSource) -> Iterator[Batch]:
+        """Play every task of ``source``, yielding batches in completion order."""
+        while True:
+            self._dispatch(source)
+            busy = [worker for worker in self.workers if worker.tasks]
+            if not busy:
+                return
+            by_conn = {worker.conn: worker for worker in busy}
+            by_sentinel = {worker.process.sentinel: worker for worker in self.workers}
+            ready = wait([*by_conn, *by_sentinel])
+            dead: list[_Worker] = []
+            for handle in ready:
+                if handle not in by_conn:
+                    continue
+                worker = by_conn[handle]
+                try:
+                    data = worker.conn.recv_bytes()
+                except (EOFError, OSError):
+                    dead.append(worker)
+                    continue
+                worker.tasks.popleft()
+                batch: Batch = pickle.loads(data)
+                source.measured(batch)
+                yield batch
+            for handle in ready:
+                dying = by_sentinel.get(handle)
+                if dying is not None and dying not in dead:
+                    dead.append(dying)
+            for worker in dead:
+                if worker in self.workers:
+                    lost = self._lost(worker, source)
+                    if lost is not None:
+                        yield lost

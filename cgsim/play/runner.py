@@ -1,0 +1,374 @@
+"""Playing a plan's games in parallel: seeded, chunked, resumable, fault-contained.
+
+The parent process derives every game's spec (ids, deal and bot seeds, seats) from the
+plan, cuts the games still missing into batches and hands them to worker processes,
+which return flat rows only. Rows are gathered per chunk of game ids and a chunk is
+written, sorted, once all its games are in, so the tables are identical for any worker
+count and completion order.
+
+Worker processes live in ``cgsim.play.pool``. Games of chunks left incomplete by Ctrl-C or
+``--fail-fast`` are kept aside (``partial/``) and completed by the next run.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from tqdm import tqdm  # type: ignore[import-untyped]
+
+from cgsim.errors import CgsimError
+from cgsim.games.contract import Game, Row
+from cgsim.games.registry import get_game
+from cgsim.play.config import RunConfig
+from cgsim.play.match import ERROR_END, probe_game
+from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
+from cgsim.play.results import scan
+from cgsim.play.schedules import Plan
+from cgsim.play.storage import ResultsStore, TableSchemas, resume_conflicts
+from cgsim.version import __version__
+
+
+class ResumeError(CgsimError):
+    """The results directory holds a different run; ``--fresh`` starts over."""
+
+
+@dataclass
+class _ChunkBuffer:
+    size: int
+    batch: Batch = field(default_factory=Batch)
+
+    def complete(self) -> bool:
+        return self.batch.games.count == self.size
+
+
+@dataclass
+class RunResult:
+    """How a run went, for the summary and the exit code."""
+
+    results_dir: Path
+    command: str
+    status: str
+    """``complete``, ``interrupted`` or ``stopped`` (``--fail-fast`` hit an error)."""
+    games_planned: int
+    games_done: int
+    """Games in the result tables."""
+    games_partial: int
+    """Finished games of incomplete chunks, kept in ``partial/`` for the next run."""
+    games_played: int
+    errors: int
+    wall_seconds: float
+    workers: int
+    first_error: Row | None = None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def cpu_count() -> int:
+    """Cores this process may use."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def new_manifest(config: RunConfig, plan: Plan, game: Game) -> dict[str, Any]:
+    """The manifest of a run about to start."""
+    return {
+        "name": config.name,
+        "command": plan.command,
+        "game": config.game,
+        "config": config.as_data(),
+        "rules": game.rules_dict(plan.rules),
+        "bots": [bot.label for bot in plan.bots],
+        "plan": plan.description,
+        "cgsim_version": __version__,
+        "engine_version": game.version,
+        "run_seed": config.seed,
+        "seeds": {
+            "deal": "cgsim.play.seeds.deal_seed(run_seed, block)",
+            "bots": "cgsim.play.seeds.seat_seed(cgsim.play.seeds.game_seed(run_seed, game_id), seat)",
+        },
+        "chunk_size": config.chunk_size,
+        "games_planned": len(plan.schedule),
+        "games_done": 0,
+        "games_partial": 0,
+        "errors": 0,
+        "status": "running",
+        "started": _now(),
+        "finished": None,
+        "timings": {"wall_seconds": 0.0, "games_per_second": 0.0},
+    }
+
+
+def _prepare(store: ResultsStore, manifest: dict[str, Any], fresh: bool) -> None:
+    if fresh:
+        store.clear()
+    previous = store.read_manifest()
+    if previous is None:
+        if store.has_data():
+            raise ResumeError(
+                f"{store.path} holds results without a manifest; use --fresh to start over"
+            )
+        return
+    conflicts = resume_conflicts(previous, manifest)
+    if conflicts:
+        raise ResumeError(
+            f"{store.path} holds a different run ({'; '.join(conflicts)}); "
+            "use --fresh to start over, or another name or --out"
+        )
+    store.remove_temporary_files()
+
+
+def _frames(schemas: TableSchemas, batch: Batch) -> dict[str, pl.DataFrame]:
+    frames = {"games": schemas.frame("games", batch.games)}
+    frames["seats"] = schemas.frame("seats", batch.seats)
+    for name, rows in sorted(batch.tables.items()):
+        if rows.count:
+            frames[name] = schemas.frame(name, rows)
+    return frames
+
+
+def _write(store: ResultsStore, schemas: TableSchemas, index: int, batch: Batch) -> None:
+    records = [line for _, line in sorted(batch.records)]
+    store.write_chunk(index, _frames(schemas, batch), records)
+    store.drop_partial(index)
+
+
+def _pending(
+    store: ResultsStore, total: int, chunk_size: int
+) -> tuple[dict[int, _ChunkBuffer], list[Sequence[int]]]:
+    """A buffer per incomplete chunk (holding its partial games) and the ids still to play."""
+    done = store.done_chunks()
+    partials = store.read_partials()
+    buffers: dict[int, _ChunkBuffer] = {}
+    todo: list[Sequence[int]] = []
+    for index in range(math.ceil(total / chunk_size)):
+        if index in done:
+            store.drop_partial(index)
+            continue
+        ids: Sequence[int] = range(index * chunk_size, min((index + 1) * chunk_size, total))
+        buffer = _ChunkBuffer(len(ids))
+        if index in partials:
+            buffer.batch = Batch.from_frames(*partials[index])
+            have = set(buffer.batch.games.data.get("game_id", []))
+            ids = [game_id for game_id in ids if game_id not in have]
+        buffers[index] = buffer
+        todo.append(ids)
+    return buffers, todo
+
+
+def _stored(total: int, buffers: dict[int, _ChunkBuffer]) -> tuple[int, int]:
+    """Games in the result tables, and finished games kept aside in incomplete chunks."""
+    done = total - sum(buffer.size for buffer in buffers.values())
+    return done, sum(buffer.batch.games.count for buffer in buffers.values())
+
+
+def _count_errors(store: ResultsStore) -> int:
+    games = scan(store.path, "games")
+    if "end" not in games.collect_schema().names():
+        return 0
+    count: int = games.filter(pl.col("end") == ERROR_END).select(pl.len()).collect().item()
+    return count
+
+
+def run_games(
+    config: RunConfig,
+    plan: Plan,
+    *,
+    fresh: bool = False,
+    fail_fast: bool = False,
+    progress: bool | None = None,
+) -> RunResult:
+    """Play the plan's missing games into ``config.results_dir`` and update its manifest.
+
+    Resumes a run started with the same config (any worker count); raises
+    ``ResumeError`` when the directory holds a different run unless ``fresh``. Stops
+    cleanly on Ctrl-C (status ``interrupted``) and, with ``fail_fast``, at the first
+    game that ends in error (status ``stopped``); every finished game is kept (those of
+    incomplete chunks in ``partial/``, which the next run completes).
+    ``progress`` shows a progress bar on stderr (None: only when it is a terminal).
+    """
+    game = get_game(config.game)
+    store = ResultsStore(config.results_dir)
+    manifest = new_manifest(config, plan, game)
+    _prepare(store, manifest, fresh)
+    total = len(plan.schedule)
+    buffers, todo = _pending(store, total, config.chunk_size)
+    remaining = sum(len(ids) for ids in todo)
+    manifest["games_done"], manifest["games_partial"] = _stored(total, buffers)
+    store.write_manifest(manifest)
+
+    workers = max(1, min(config.workers or cpu_count(), remaining))
+    first = plan.schedule.spec(0)
+    schemas = TableSchemas.from_outcome(probe_game(game, plan.rules, first.seed, len(first.seats)))
+    progress_bar = tqdm(
+        total=total,
+        initial=total - remaining,
+        unit="game",
+        desc=config.name,
+        file=sys.stderr,
+        disable=None if progress is None else not progress,
+        dynamic_ncols=True,
+    )
+    context = WorkerContext(config.game, plan.rules, plan.bots, config.records, config.time_limit)
+    status, played, first_error = "complete", 0, None
+    start = time.perf_counter()
+    try:
+        for index in [k for k, buffer in buffers.items() if buffer.complete()]:
+            _write(store, schemas, index, buffers[index].batch)
+            del buffers[index]  # only once written: an interrupted write keeps it partial
+        with WorkerPool(workers if remaining else 0, context) as pool:
+            for batch in pool.results(TaskSource(plan.schedule, todo, workers)):
+                index = batch.games.data["game_id"][0] // config.chunk_size
+                buffers[index].batch.extend(batch)
+                played += batch.games.count
+                progress_bar.update(batch.games.count)
+                if buffers[index].complete():
+                    _write(store, schemas, index, buffers[index].batch)
+                    del buffers[index]
+                errors = batch.error_rows()
+                first_error = first_error or (errors[0] if errors else None)
+                if errors and fail_fast:
+                    status = "stopped"
+                    break
+    except KeyboardInterrupt:
+        status = "interrupted"
+    finally:
+        progress_bar.close()
+    wall = time.perf_counter() - start
+    for index, buffer in buffers.items():
+        if buffer.batch.games.count:
+            store.write_partial(index, _frames(schemas, buffer.batch), sorted(buffer.batch.records))
+    stored, partial = _stored(total, buffers)
+    manifest |= {
+        "games_done": stored,
+        "games_partial": partial,
+        "errors": _count_errors(store),
+        "status": status,
+        "finished": _now() if status == "complete" else None,
+        "timings": {
+            "wall_seconds": round(wall, 3),
+            "games_played": played,
+            "games_per_second": round(played / wall, 2) if wall > 0 else 0.0,
+            "workers": workers,
+        },
+    }
+    store.write_manifest(manifest)
+    return RunResult(
+        results_dir=store.path,
+        command=plan.command,
+        status=status,
+        games_planned=total,
+        games_done=stored,
+        games_partial=partial,
+        games_played=played,
+        errors=manifest["errors"],
+        wall_seconds=wall,
+        workers=workers,
+        first_error=first_error,
+    )
+
+
+def bot_table(results_dir: Path) -> pl.DataFrame:
+    """Per bot: seats played, errors, mean win share, mean score (finished games only)."""
+    seats = scan(results_dir, "seats")
+    finished = pl.col("end") != ERROR_END
+    return (
+        seats.group_by("bot")
+        .agg(
+            seats=pl.len(),
+            errors=(~finished).sum(),
+            win_share=pl.col("win_share").mean(),
+            mean_score=pl.col("score").filter(finished).mean(),
+            mean_rank=pl.col("rank").filter(finished).mean(),
+        )
+        .sort(["win_share", "bot"], descending=[True, False])
+        .collect()
+    )
+
+
+def format_summary(result: RunResult) -> str:
+    """The one-screen summary printed at the end of a run."""
+    rate = result.games_played / result.wall_seconds if result.wall_seconds > 0 else 0.0
+    lines = [
+        f"{result.command} {result.status}: {result.games_done}/{result.games_planned} games "
+        f"stored in {result.results_dir} ({result.errors} ended in error)"
+        + (f"; {result.games_partial} more kept for the next run" if result.games_partial else ""),
+        f"played {result.games_played} games in {result.wall_seconds:.1f} s "
+        f"({rate:.1f} games/s on {result.workers} worker{'s' if result.workers > 1 else ''})",
+    ]
+    table = bot_table(result.results_dir)
+    if table.height:
+        width = max(3, *(len(bot) for bot in table["bot"]))
+        lines.append("")
+        lines.append(
+            f"{'bot':<{width}}  {'seats':>7}  {'win share':>9}  {'mean score':>10}  errors"
+        )
+        for row in table.iter_rows(named=True):
+            score = row["mean_score"]
+            shown = f"{score:10.2f}" if score is not None else f"{'-':>10}"
+            lines.append(
+                f"{row['bot']:<{width}}  {row['seats']:>7}  {row['win_share']:>9.3f}  "
+                f"{shown}  {row['errors']}"
+            )
+    if result.first_error is not None:
+        error = result.first_error
+        seat = error["error_seat"]
+        who = f"seat {seat} ({error['seats'][seat]})" if seat is not None else "no seat"
+        lines.append("")
+        lines.append(
+            f"first error: game {error['game_id']} (seed {error['seed']}), {who}: {error['error']}"
+        )
+    if result.status == "interrupted":
+        lines.append("interrupted: every finished game is kept; run the same command to resume")
+    return "\n".join(lines)
+
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.toml"
+
+
+def parallel_bench(
+    games: int,
+    seed: int,
+    echo: Callable[[str], Any],
+    config: RunConfig | None = None,
+) -> tuple[float, float]:
+    """Games per second on one worker and on every core, and the parallel efficiency.
+
+    Plays ``config`` (by default the project's ``configs/default.toml``) through the
+    whole runner into a temporary directory, without records; prints the figures and
+    returns the two rates.
+    """
+    from cgsim.play.config import load_config, with_overrides
+    from cgsim.play.schedules import plan_for
+
+    base = config if config is not None else load_config(DEFAULT_CONFIG)
+    cores = cpu_count()
+    rates: list[float] = []
+    echo(f"Runner: games per second on {base.name!r} ({games} games, whole pipeline)")
+    for workers in (1, cores):
+        with tempfile.TemporaryDirectory(prefix="cgsim-bench-") as folder:
+            trial = with_overrides(
+                base,
+                {"games": games, "seed": seed, "workers": workers, "records": False, "out": folder},
+            )
+            plan = plan_for(trial, "run")
+            start = time.perf_counter()
+            result = run_games(trial, plan, progress=False)
+            rate = result.games_played / (time.perf_counter() - start)
+        rates.append(rate)
+        echo(f"{workers} worker{'s' if workers > 1 else ''}: {rate:9.1f} games/s")
+    efficiency = rates[1] / (cores * rates[0]) if rates[0] > 0 else 0.0
+    echo(f"parallel efficiency on {cores} cores: {efficiency:.2f}")
+    return rates[0], rates[1]

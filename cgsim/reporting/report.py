@@ -1,0 +1,802 @@
+"""The report of a results directory: tables, plots, ``report.md`` and ``report.html``.
+
+All aggregation runs in polars, lazily over the Parquet chunks; only aggregates are
+collected (per bot, seat or deal block), so a report of a huge run needs little memory.
+Outcome statistics (win rates, ratings, positions, scores, lengths) use the games that
+ended ``normal`` or ``stalled``; aborted and error games are counted and listed apart.
+Nothing here knows a particular game: game-specific columns and tables are summarised
+generically when the results have them.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from cgsim.play.results import GAMES_SCHEMA, SEATS_SCHEMA, read_manifest, scan, table_names
+from cgsim.reporting import plots
+from cgsim.reporting.balance import DECIDED_ENDS, SECTIONS, balance_tables
+from cgsim.reporting.ratings import rate_bots
+from cgsim.reporting.stats import SUMMARY_QUANTILES, clip_unit, cluster_mean_interval
+
+END_STATUSES = ("normal", "stalled", "aborted", "error")
+CONFIDENCE = 0.95
+MAX_SHOWN_ROWS = 50
+"""Rows shown per table in report.md/html; the CSV always has every row."""
+ID_COLUMNS = ("game_id", "block", "seat")
+
+PlotMaker = Callable[[Path], Path]
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled part of the report: an explanation, its tables and its plots (by name)."""
+
+    title: str
+    text: str
+    tables: tuple[str, ...] = ()
+    plots: tuple[str, ...] = ()
+
+
+@dataclass
+class Report:
+    """Everything a report shows, before it is written anywhere."""
+
+    results_dir: Path
+    overview: list[tuple[str, str]]
+    notes: list[str]
+    tables: dict[str, pl.DataFrame]
+    sections: list[Section]
+    plot_makers: dict[str, PlotMaker] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReportPaths:
+    """Where a report was written."""
+
+    markdown: Path
+    html: Path
+    tables: dict[str, Path]
+    """Table name to its CSV file (in ``tables/``)."""
+    plots: dict[str, Path]
+    """Plot name to its PNG file (in ``plots/``)."""
+
+
+def write_report(
+    results_dir: Path, *, n_bootstrap: int = 200, seed: int = 0, out_dir: Path | None = None
+) -> ReportPaths:
+    """Build the report of ``results_dir`` and write it (into ``out_dir``, default the
+    results directory itself): report.md, report.html, plots/*.png, tables/*.csv."""
+    report = build_report(results_dir, n_bootstrap=n_bootstrap, seed=seed)
+    return save_report(report, Path(results_dir) if out_dir is None else out_dir)
+
+
+def build_report(results_dir: Path, *, n_bootstrap: int = 200, seed: int = 0) -> Report:
+    """Compute every table of the report (raises ResultsError for a non-results path)."""
+    manifest = read_manifest(results_dir)
+    builder = _Builder(Path(results_dir), manifest, n_bootstrap, seed)
+    return builder.build()
+
+
+def save_report(report: Report, out_dir: Path) -> ReportPaths:
+    """Write a built report: CSV tables, PNG plots, then Markdown and HTML that show them."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    _clear_previous(out_dir)
+    table_paths: dict[str, Path] = {}
+    (out_dir / "tables").mkdir(exist_ok=True)
+    for name, table in report.tables.items():
+        table_paths[name] = out_dir / "tables" / f"{name}.csv"
+        table.write_csv(table_paths[name])
+    plot_paths = {
+        name: make(out_dir / "plots" / f"{name}.png") for name, make in report.plot_makers.items()
+    }
+    markdown = out_dir / "report.md"
+    markdown.write_text(render_markdown(report), encoding="utf-8")
+    page = out_dir / "report.html"
+    page.write_text(render_html(report, plot_paths), encoding="utf-8")
+    return ReportPaths(markdown=markdown, html=page, tables=table_paths, plots=plot_paths)
+
+
+def _clear_previous(out_dir: Path) -> None:
+    """Remove the CSVs and PNGs of an earlier report, so none outlives its table or plot."""
+    for folder, pattern in (("tables", "*.csv"), ("plots", "*.png")):
+        for stale in (out_dir / folder).glob(pattern):
+            stale.unlink()
+
+
+# ---------------------------------------------------------------- aggregation helpers
+
+
+def _is_numeric(dtype: pl.DataType) -> bool:
+    return dtype.is_numeric() or dtype == pl.Boolean
+
+
+def _extra_numeric(schema: pl.Schema, core: Mapping[str, pl.DataType]) -> list[str]:
+    return [
+        n for n, t in schema.items() if n not in core and n not in ID_COLUMNS and _is_numeric(t)
+    ]
+
+
+def _interval_table(
+    frame: pl.LazyFrame, keys: Sequence[str], value: pl.Expr, name: str, *, rate: bool
+) -> pl.DataFrame:
+    """Per group of ``keys``: observations, blocks, the mean of ``value`` and its 95%
+    cluster-robust block interval (clipped to [0, 1] for a ``rate``)."""
+    per_block = (
+        frame.group_by([*keys, "block"])
+        .agg(value.cast(pl.Float64).sum().alias("total"), pl.len().alias("count"))
+        .collect()
+    )
+    schema = frame.collect_schema()
+    out_schema: dict[str, pl.DataType] = {k: schema[k] for k in keys}
+    out_schema |= {"games": pl.Int64(), "blocks": pl.Int64(), name: pl.Float64()}
+    out_schema |= {"low": pl.Float64(), "high": pl.Float64()}
+    groups = per_block.partition_by(list(keys), as_dict=True) if keys else {(): per_block}
+    rows = []
+    for key, part in groups.items() if not per_block.is_empty() else []:
+        interval = cluster_mean_interval(
+            part["total"].to_numpy(), part["count"].to_numpy(), CONFIDENCE
+        )
+        if rate:
+            interval = clip_unit(interval)
+        rows.append(
+            {
+                **dict(zip(keys, key, strict=True)),
+                "games": int(part["count"].sum()),
+                "blocks": part.height,
+                name: interval.estimate,
+                "low": _none_if_nan(interval.low),
+                "high": _none_if_nan(interval.high),
+            }
+        )
+    return (
+        pl.DataFrame(rows, schema=out_schema).sort(list(keys))
+        if keys
+        else pl.DataFrame(rows, schema=out_schema)
+    )
+
+
+def _none_if_nan(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def _quantile_name(q: float) -> str:
+    return f"q{round(q * 100):02d}"
+
+
+def _distribution(frame: pl.LazyFrame, keys: Sequence[str], column: str) -> pl.DataFrame:
+    """Count, mean, sd, min, 5/25/50/75/95% quantiles and max of ``column`` per group."""
+    value = pl.col(column).cast(pl.Float64)
+    aggregates = [
+        value.count().cast(pl.Int64).alias("n"),
+        value.mean().alias("mean"),
+        value.std().alias("sd"),
+        value.min().alias("min"),
+        *[
+            value.quantile(q, interpolation="linear").alias(_quantile_name(q))
+            for q in SUMMARY_QUANTILES
+        ],
+        value.max().alias("max"),
+    ]
+    if keys:
+        return frame.group_by(list(keys)).agg(aggregates).sort(list(keys)).collect()
+    table = frame.select(aggregates).collect()
+    return table.filter(pl.col("n") > 0)
+
+
+def _histogram(frame: pl.LazyFrame, column: str) -> pl.DataFrame:
+    return (
+        frame.select(pl.col(column).alias("value"))
+        .drop_nulls()
+        .group_by("value")
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+        .sort("value")
+        .collect()
+    )
+
+
+def score_benchmarks(manifest: Mapping[str, Any]) -> dict[str, float]:
+    """Reference scores from the manifest (``score_benchmarks``: label to score), at the top
+    level or under ``rules``; empty when the game has none."""
+    for source in (manifest, manifest.get("rules")):
+        if isinstance(source, Mapping):
+            found = source.get("score_benchmarks")
+            if isinstance(found, Mapping) and found:
+                return {str(label): float(value) for label, value in found.items()}
+    return {}
+
+
+# ---------------------------------------------------------------- the builder
+
+
+class _Builder:
+    """Computes the report's tables and sections in reading order."""
+
+    def __init__(
+        self, results: Path, manifest: dict[str, Any], n_bootstrap: int, seed: int
+    ) -> None:
+        self.results = results
+        self.manifest = manifest
+        self.n_bootstrap = n_bootstrap
+        self.seed = seed
+        self.tables: dict[str, pl.DataFrame] = {}
+        self.sections: list[Section] = []
+        self.notes: list[str] = []
+        self.plot_makers: dict[str, PlotMaker] = {}
+        self.games = scan(results, "games")
+        self.seats = scan(results, "seats")
+        self.decided_games = self.games.filter(pl.col("end").is_in(DECIDED_ENDS))
+        self.decided_ids = self.decided_games.select("game_id")
+        self.decided_seats = self.seats.join(self.decided_ids, on="game_id", how="semi")
+
+    def build(self) -> Report:
+        counts = self.games.select(
+            pl.len().alias("games"),
+            pl.col("end").is_in(DECIDED_ENDS).sum().alias("decided"),
+            pl.col("players").max().alias("max_players"),
+        ).collect()
+        total, decided = int(counts["games"][0]), int(counts["decided"][0])
+        max_players = counts["max_players"][0] or 0
+        overview = self._overview(total)
+        if total == 0:
+            self.notes.append("This run has no games yet: nothing to report beyond the overview.")
+        elif decided == 0:
+            self.notes.append(
+                f"None of the {total} games ended normally, so there are no outcome "
+                "statistics; see End status and Errors."
+            )
+        else:
+            self.notes.append(
+                f"Outcome statistics use the {decided} of {total} games that ended normal or stalled."
+            )
+            if max_players > 1:
+                self._outcomes()
+            else:
+                self.notes.append("Solo run: no win rates or ratings; the score is the measure.")
+            self._scores()
+            self._lengths()
+            self._game_specific()
+            self._balance()
+        if total > 0:
+            self._ends()
+        return Report(
+            self.results, overview, self.notes, self.tables, self.sections, self.plot_makers
+        )
+
+    # -- overview
+
+    def _overview(self, total: int) -> list[tuple[str, str]]:
+        m = self.manifest
+        facts = self.games.select(
+            pl.col("seed").n_unique().alias("seeds"),
+            pl.col("seed").min().alias("seed_min"),
+            pl.col("seed").max().alias("seed_max"),
+            pl.col("block").n_unique().alias("blocks"),
+            pl.col("players").unique().sort().implode().alias("players"),
+            (pl.col("end") == "error").sum().alias("errors"),
+        ).collect()
+        bots = self.seats.select(pl.col("bot").n_unique()).collect().item()
+        timings = m.get("timings") if isinstance(m.get("timings"), Mapping) else {}
+        wall = timings.get("wall_seconds") if timings else None
+        rate = timings.get("games_per_second") if timings else None
+        wall_text = "unknown" if wall is None else f"{float(wall):.1f} s"
+        if rate is not None:
+            wall_text += f" ({float(rate):.1f} games/s)"
+        players = facts["players"][0].to_list() if total else []
+        seeds_text = (
+            f"{facts['seeds'][0]} distinct ({facts['seed_min'][0]}..{facts['seed_max'][0]})"
+            if total
+            else "none"
+        )
+        return [
+            ("Run", str(m.get("name", self.results.name))),
+            ("Command", str(m.get("command", "unknown"))),
+            ("Game", str(m.get("game", "unknown"))),
+            ("Engine version", str(m.get("engine_version", "unknown"))),
+            ("cgsim version", str(m.get("cgsim_version", "unknown"))),
+            (
+                "Games",
+                f"{total} in tables ({m.get('games_done', '?')} done of {m.get('games_planned', '?')} planned)",
+            ),
+            ("Errors", str(facts["errors"][0] if total else 0)),
+            ("Players", ", ".join(str(p) for p in players) or "none"),
+            ("Bots", str(bots)),
+            ("Run seed", str(m.get("run_seed", "unknown"))),
+            ("Deal seeds", seeds_text),
+            ("Deal blocks", str(facts["blocks"][0] if total else 0)),
+            ("Wall time", wall_text),
+            ("Started", str(m.get("started") or "unknown")),
+            ("Finished", str(m.get("finished") or "not finished")),
+        ]
+
+    # -- multi-player outcomes
+
+    def _outcomes(self) -> None:
+        contest = self.decided_seats.filter(pl.col("players") > 1)
+        win_rate = _interval_table(contest, ["bot"], pl.col("win_share"), "win_rate", rate=True)
+        win_rate = win_rate.with_columns(
+            (pl.col("win_rate") * pl.col("games")).round(9).alias("wins")
+        ).select("bot", "games", "blocks", "wins", "win_rate", "low", "high")
+        win_rate = win_rate.sort(["win_rate", "bot"], descending=[True, False])
+        self.tables["win_rate"] = win_rate
+        fairs = contest.select((1.0 / pl.col("players")).unique()).collect().to_series().to_list()
+        fair = fairs[0] if len(fairs) == 1 else None
+        self.plot_makers["win_rate"] = lambda path: plots.plot_win_rates(win_rate, path, fair)
+        self.sections.append(
+            Section(
+                "Win rate per bot",
+                "Share of games won (a shared win counts 1/k for each of k winners), with 95% "
+                "intervals that treat each deal block as one unit (cluster-robust).",
+                ("win_rate",),
+                ("win_rate",),
+            )
+        )
+        ratings = rate_bots(contest, n_bootstrap=self.n_bootstrap, seed=self.seed)
+        self.tables["ratings"] = ratings
+        self.plot_makers["ratings"] = lambda path: plots.plot_ratings(ratings, path)
+        self.sections.append(
+            Section(
+                "Ratings",
+                "Bradley-Terry strengths fitted to every pair of seats in every game (a tie is "
+                "half a win each way), on the Elo scale (+400 = 10:1 odds), mean bot 0. "
+                f"95% intervals: {self.n_bootstrap} bootstrap resamples of whole deal blocks.",
+                ("ratings",),
+                ("ratings",),
+            )
+        )
+        self._head_to_head(contest)
+        position = _interval_table(contest, ["bot"], pl.col("rank"), "mean_rank", rate=False)
+        self.tables["finishing_position"] = position.sort(["mean_rank", "bot"])
+        self.sections.append(
+            Section(
+                "Mean finishing position",
+                "1 is first; tied seats share the mean position. 95% block intervals.",
+                ("finishing_position",),
+            )
+        )
+        self._seats_advantage(contest)
+        ties = _interval_table(
+            self.decided_games.filter(pl.col("players") > 1),
+            [],
+            pl.col("winners").list.len() > 1,
+            "tie_rate",
+            rate=True,
+        )
+        self.tables["tie_rate"] = ties
+        self.sections.append(
+            Section(
+                "Tie rate",
+                "Share of games with more than one winner, with a 95% block interval.",
+                ("tie_rate",),
+            )
+        )
+
+    def _head_to_head(self, contest: pl.LazyFrame) -> None:
+        rows = contest.select("game_id", "bot", "rank")
+        pairs = rows.join(rows, on="game_id", suffix="_opponent").filter(
+            pl.col("bot") != pl.col("bot_opponent")
+        )
+        long = (
+            pairs.group_by("bot", pl.col("bot_opponent").alias("opponent"))
+            .agg(
+                pl.len().cast(pl.Int64).alias("games"),
+                (pl.col("rank") < pl.col("rank_opponent")).sum().cast(pl.Int64).alias("ahead"),
+                (pl.col("rank") == pl.col("rank_opponent")).sum().cast(pl.Int64).alias("tied"),
+                (pl.col("rank") > pl.col("rank_opponent")).sum().cast(pl.Int64).alias("behind"),
+            )
+            .with_columns(
+                ((pl.col("ahead") + 0.5 * pl.col("tied")) / pl.col("games")).alias("score")
+            )
+            .sort("bot", "opponent")
+            .collect()
+        )
+        self.tables["head_to_head"] = long
+        bots = sorted(contest.select(pl.col("bot").unique()).collect().to_series().to_list())
+        score = {(r["bot"], r["opponent"]): r["score"] for r in long.iter_rows(named=True)}
+        matrix = pl.DataFrame(
+            {"bot": bots, **{o: [score.get((b, o)) for b in bots] for o in bots}},
+            schema={"bot": pl.String(), **{o: pl.Float64() for o in bots}},
+        )
+        self.tables["head_to_head_matrix"] = matrix
+        if len(bots) > 1:
+            self.plot_makers["head_to_head"] = lambda path: plots.plot_head_to_head(matrix, path)
+        self.sections.append(
+            Section(
+                "Head to head",
+                "Row bot against column bot, among games where both played: share of games the "
+                "row bot finished ahead, a shared place counting half. The long table counts "
+                "seat pairs (equal to games when each bot holds one seat).",
+                ("head_to_head_matrix", "head_to_head"),
+                ("head_to_head",) if len(bots) > 1 else (),
+            )
+        )
+
+    def _seats_advantage(self, contest: pl.LazyFrame) -> None:
+        by_seat = _interval_table(
+            contest, ["players", "seat"], pl.col("win_share"), "win_rate", rate=True
+        )
+        by_seat = by_seat.with_columns((1.0 / pl.col("players")).alias("fair"))
+        self.tables["seat_win_rate"] = by_seat
+        self.tables["seat_win_rate_by_bot"] = _interval_table(
+            contest, ["bot", "players", "seat"], pl.col("win_share"), "win_rate", rate=True
+        )
+        self.plot_makers["seat_win_rate"] = lambda path: plots.plot_seat_win_rates(by_seat, path)
+        self.sections.append(
+            Section(
+                "Win rate by seat",
+                "Seat 0 plays first; a fair game gives every seat 1/players. 95% block intervals, "
+                "overall and per bot.",
+                ("seat_win_rate", "seat_win_rate_by_bot"),
+                ("seat_win_rate",),
+            )
+        )
+
+    # -- scores, lengths, game-specific columns
+
+    def _scores(self) -> None:
+        by_bot = _distribution(self.decided_seats, ["bot"], "score")
+        by_seat = _distribution(self.decided_seats, ["players", "seat"], "score")
+        self.tables["score_by_bot"] = by_bot
+        self.tables["score_by_seat"] = by_seat
+        benchmarks = score_benchmarks(self.manifest)
+        seat_labels = by_seat.with_columns(
+            (pl.col("players").cast(pl.String) + "p seat " + pl.col("seat").cast(pl.String)).alias(
+                "label"
+            )
+        )
+        self.plot_makers["score_by_bot"] = lambda path: plots.plot_distribution(
+            by_bot, "bot", path, title="Score per bot", value_label="score", references=benchmarks
+        )
+        self.plot_makers["score_by_seat"] = lambda path: plots.plot_distribution(
+            seat_labels,
+            "label",
+            path,
+            title="Score per seat",
+            value_label="score",
+            references=benchmarks,
+        )
+        self.sections.append(
+            Section(
+                "Score distribution",
+                "Per bot and per seat: mean, standard deviation and quantiles. Plots: box 25-75%, "
+                "whiskers 5-95%, triangle the mean.",
+                ("score_by_bot", "score_by_seat"),
+                ("score_by_bot", "score_by_seat"),
+            )
+        )
+        if benchmarks:
+            self._benchmarks(benchmarks)
+
+    def _benchmarks(self, benchmarks: Mapping[str, float]) -> None:
+        parts = []
+        for label, threshold in sorted(benchmarks.items(), key=lambda kv: kv[1]):
+            reached = _interval_table(
+                self.decided_seats, ["bot"], pl.col("score") >= threshold, "share", rate=True
+            )
+            parts.append(
+                reached.select(
+                    "bot",
+                    pl.lit(label).alias("benchmark"),
+                    pl.lit(threshold).alias("score"),
+                    "games",
+                    "share",
+                    "low",
+                    "high",
+                )
+            )
+        self.tables["score_benchmarks"] = pl.concat(parts)
+        listed = ", ".join(f"{label} {value:g}" for label, value in benchmarks.items())
+        self.sections.append(
+            Section(
+                "Score benchmarks",
+                f"Reference scores of the game ({listed}): share of games scoring at least each, "
+                "per bot, with 95% block intervals.",
+                ("score_benchmarks",),
+            )
+        )
+
+    def _lengths(self) -> None:
+        metrics = ["turns", *_extra_numeric(self.games.collect_schema(), GAMES_SCHEMA)]
+        parts = [
+            _distribution(self.decided_games, [], metric).select(
+                pl.lit(metric).alias("metric"), pl.all()
+            )
+            for metric in metrics
+        ]
+        self.tables["game_length"] = pl.concat(parts)
+        lengths = [metric for metric in metrics if metric.endswith("turns")]
+        histograms = {metric: _histogram(self.decided_games, metric) for metric in lengths}
+        self.plot_makers["game_length"] = lambda path: plots.plot_histograms(
+            histograms, path, title="Game length"
+        )
+        self.sections.append(
+            Section(
+                "Game length and per-game counts",
+                "Turns per game (every seat's), then every per-game count the game records "
+                "(e.g. turns of the final round). Histograms: every count named '...turns'.",
+                ("game_length",),
+                ("game_length",),
+            )
+        )
+
+    def _game_specific(self) -> None:
+        columns = _extra_numeric(self.seats.collect_schema(), SEATS_SCHEMA)
+        if columns:
+            self.tables["seat_columns_by_bot"] = (
+                self.decided_seats.group_by("bot")
+                .agg(
+                    pl.len().cast(pl.Int64).alias("games"),
+                    *[pl.col(c).cast(pl.Float64).mean() for c in columns],
+                )
+                .sort("bot")
+                .collect()
+            )
+            self.sections.append(
+                Section(
+                    "Game-specific seat statistics",
+                    "Mean per seat-game of every per-seat count the game records, per bot.",
+                    ("seat_columns_by_bot",),
+                )
+            )
+        for table in table_names(self.results):
+            if table in ("games", "seats"):
+                continue
+            summary = self._extra_table(table)
+            if summary is not None:
+                name = f"{table}_by_bot"
+                self.tables[name] = summary
+                self.sections.append(
+                    Section(
+                        f"Table '{table}'",
+                        f"Rows of the game's '{table}' table per bot (and per seat-game), with the "
+                        "mean of each numeric column.",
+                        (name,),
+                    )
+                )
+
+    def _extra_table(self, table: str) -> pl.DataFrame | None:
+        frame = scan(self.results, table)
+        schema = frame.collect_schema()
+        if "game_id" in schema:
+            frame = frame.join(self.decided_ids, on="game_id", how="semi")
+        numeric = [n for n, t in schema.items() if n not in ID_COLUMNS and _is_numeric(t)]
+        means = [pl.col(c).cast(pl.Float64).mean() for c in numeric]
+        if "bot" not in schema:
+            return frame.select(pl.len().cast(pl.Int64).alias("rows"), *means).collect()
+        seat_games = self.decided_seats.group_by("bot").agg(pl.len().alias("seat_games"))
+        return (
+            frame.group_by("bot")
+            .agg(pl.len().cast(pl.Int64).alias("rows"), *means)
+            .join(seat_games, on="bot", how="left")
+            .with_columns((pl.col("rows") / pl.col("seat_games")).alias("rows_per_seat_game"))
+            .select("bot", "rows", "rows_per_seat_game", *numeric)
+            .sort("bot")
+            .collect()
+        )
+
+    # -- balance
+
+    def _balance(self) -> None:
+        """The balance metrics of ``cgsim.reporting.balance``: every run's report carries them."""
+        tables = balance_tables(
+            {name: scan(self.results, name) for name in table_names(self.results)}, seed=self.seed
+        )
+        self.tables.update(tables)
+        for section in SECTIONS:
+            present = tuple(name for name in section.tables if name in tables)
+            if present:
+                self.sections.append(Section(f"Balance: {section.title}", section.text, present))
+
+    # -- endings and errors
+
+    def _ends(self) -> None:
+        counted = self.games.group_by("end").agg(pl.len().cast(pl.Int64).alias("games")).collect()
+        found = dict(zip(counted["end"].to_list(), counted["games"].to_list(), strict=True))
+        ends = list(END_STATUSES) + sorted(e for e in found if e not in END_STATUSES)
+        total = sum(found.values())
+        self.tables["end_status"] = pl.DataFrame(
+            {
+                "end": ends,
+                "games": [found.get(e, 0) for e in ends],
+                "share": [found.get(e, 0) / total for e in ends],
+            },
+            schema={"end": pl.String(), "games": pl.Int64(), "share": pl.Float64()},
+        )
+        errors = (
+            self.games.filter(pl.col("end") == "error")
+            .select(
+                "game_id",
+                "seed",
+                pl.col("error_seat").alias("seat"),
+                pl.col("seats").list.get(pl.col("error_seat"), null_on_oob=True).alias("bot"),
+                pl.col("error").alias("reason"),
+            )
+            .sort("game_id")
+            .collect()
+        )
+        self.tables["errors"] = errors
+        tables = ("end_status", "errors") if errors.height else ("end_status",)
+        text = "How games ended."
+        if errors.height:
+            text += (
+                f" {errors.height} games stopped on a bot error (the bot loses the game); they "
+                "are left out of outcome statistics."
+            )
+            self.notes.append(f"{errors.height} games ended in an error; see Errors.")
+        self.sections.append(Section("End status and errors", text, tables))
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def format_value(value: Any, decimals: int = 3) -> str:
+    """A table cell as text: a dash for missing values, floats to ``decimals`` places."""
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return "–" if math.isnan(value) else f"{value:.{decimals}f}"
+    if isinstance(value, list):
+        return ", ".join(format_value(v, decimals) for v in value)
+    return str(value)
+
+
+def _decimals(column: pl.Series) -> int:
+    """One precision per column: 1 decimal when its values reach 1000, else 3."""
+    if not column.dtype.is_float():
+        return 3
+    largest = column.abs().fill_nan(None).max()
+    return 1 if isinstance(largest, float) and largest >= 1000 else 3
+
+
+def table_cells(table: pl.DataFrame) -> list[list[str]]:
+    """Every row of ``table`` as formatted text, with one precision per column."""
+    decimals = [_decimals(table[c]) for c in table.columns]
+    return [
+        [format_value(v, d) for v, d in zip(row, decimals, strict=True)]
+        for row in table.iter_rows()
+    ]
+
+
+def _shown(table: pl.DataFrame) -> tuple[pl.DataFrame, str | None]:
+    if table.height <= MAX_SHOWN_ROWS:
+        return table, None
+    return table.head(
+        MAX_SHOWN_ROWS
+    ), f"First {MAX_SHOWN_ROWS} of {table.height} rows; all rows in the CSV."
+
+
+def markdown_table(table: pl.DataFrame) -> str:
+    """A DataFrame as a GitHub-flavoured Markdown table."""
+
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |"]
+    lines.append("| " + " | ".join("---" for _ in table.columns) + " |")
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table_cells(table)]
+    return "\n".join(lines)
+
+
+def render_markdown(report: Report) -> str:
+    """report.md: overview, notes, then each section's tables and plot links."""
+    out = [f"# Report: {_overview_value(report, 'Run')}", ""]
+    out += [
+        markdown_table(pl.DataFrame(report.overview, schema=["item", "value"], orient="row")),
+        "",
+    ]
+    out += [f"- {note}" for note in report.notes]
+    for section in report.sections:
+        out += ["", f"## {section.title}", "", section.text]
+        for name in section.tables:
+            table, cut = _shown(report.tables[name])
+            out += ["", f"`tables/{name}.csv`", "", markdown_table(table)]
+            if cut:
+                out += ["", f"*{cut}*"]
+        for name in section.plots:
+            if name in report.plot_makers:
+                out += ["", f"![{section.title}](plots/{name}.png)"]
+    return "\n".join(out) + "\n"
+
+
+STYLE = """
+body { font-family: sans-serif; max-width: 70rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.9rem; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: right; }
+th { background: #f0f0f0; }
+td:first-child, th:first-child { text-align: left; }
+img { max-width: 100%; display: block; margin: 0.8rem 0; }
+.caption { color: #666; font-size: 0.8rem; }
+"""
+
+
+def html_table(table: pl.DataFrame) -> str:
+    """A DataFrame as an HTML table (every cell escaped)."""
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>"
+        for row in table_cells(table)
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def render_html(report: Report, plot_paths: Mapping[str, Path]) -> str:
+    """report.html: one self-contained page (inline CSS, plots as base64 data URIs)."""
+    title = html.escape(f"Report: {_overview_value(report, 'Run')}")
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{title}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{title}</h1>",
+        html_table(pl.DataFrame(report.overview, schema=["item", "value"], orient="row")),
+    ]
+    if report.notes:
+        out.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in report.notes) + "</ul>")
+    for section in report.sections:
+        out += [f"<h2>{html.escape(section.title)}</h2>", f"<p>{html.escape(section.text)}</p>"]
+        for name in section.tables:
+            table, cut = _shown(report.tables[name])
+            out += [f'<p class="caption">tables/{html.escape(name)}.csv</p>', html_table(table)]
+            if cut:
+                out.append(f'<p class="caption">{html.escape(cut)}</p>')
+        for name in section.plots:
+            if name in plot_paths:
+                data = base64.b64encode(plot_paths[name].read_bytes()).decode("ascii")
+                alt = html.escape(section.title)
+                out.append(f'<img alt="{alt}" src="data:image/png;base64,{data}">')
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
+
+
+def _overview_value(report: Report, item: str) -> str:
+    return next((value for key, value in report.overview if key == item), "")
+
+
+# ---------------------------------------------------------------- text summary
+
+
+def _interval_text(estimate: Any, low: Any, high: Any) -> str:
+    if low is None or high is None:
+        return f"{format_value(estimate)}"
+    return f"{format_value(estimate)} [{format_value(low)}, {format_value(high)}]"
+
+
+def summary_text(report: Report) -> str:
+    """A one-screen plain-text summary: run, win rates, seat advantage, ties, errors."""
+    lines = [
+        f"Run {_overview_value(report, 'Run')}: {_overview_value(report, 'Game')} "
+        f"(engine {_overview_value(report, 'Engine version')}), "
+        f"games {_overview_value(report, 'Games')}, wall time {_overview_value(report, 'Wall time')}"
+    ]
+    lines += [f"  {note}" for note in report.notes]
+    tables = report.tables
+    if "win_rate" in tables:
+        lines.append("Win rate per bot (95% block intervals):")
+        width = max(len(b) for b in tables["win_rate"]["bot"].to_list())
+        for row in tables["win_rate"].iter_rows(named=True):
+            text = _interval_text(row["win_rate"], row["low"], row["high"])
+            lines.append(f"  {row['bot']:<{width}}  {text}  ({row['games']} games)")
+    if "seat_win_rate" in tables:
+        lines.append("Win rate by seat (seat 0 plays first):")
+        for row in tables["seat_win_rate"].iter_rows(named=True):
+            text = _interval_text(row["win_rate"], row["low"], row["high"])
+            lines.append(
+                f"  {row['players']}p seat {row['seat']}  {text}  (fair {row['fair']:.3f})"
+            )
+    if "tie_rate" in tables and tables["tie_rate"].height:
+        row = tables["tie_rate"].row(0, named=True)
+        lines.append(f"Tie rate: {_interval_text(row['tie_rate'], row['low'], row['high'])}")
+    if "win_rate" not in tables and "score_by_bot" in tables:
+        lines.append("Score per bot (mean, sd, median):")
+        for row in tables["score_by_bot"].iter_rows(named=True):
+            lines.append(
+                f"  {row['bot']}  {format_value(row['mean'])}  sd {format_value(row['sd'])}  "
+                f"median {format_value(row['q50'])}  ({row['n']} games)"
+            )
+    return "\n".join(lines)

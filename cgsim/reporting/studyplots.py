@@ -1,0 +1,169 @@
+"""Plots and pages of the studies (compare, sequential tests, sweeps, tuning).
+
+Like the run report's plots, figures are built with ``matplotlib.figure.Figure`` on the
+Agg canvas (no global state, no display) and saved as PNG; pages are single HTML files
+with the plots inlined as data URIs, so a study's result can be mailed as one file.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
+from cgsim.reporting.plots import new_figure, save_png
+
+COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
+
+
+def plot_ecdf(
+    samples: Mapping[str, npt.ArrayLike], path: Path, *, title: str, label: str = "score"
+) -> Path:
+    """Empirical cumulative distributions of several samples on one axis."""
+    figure = new_figure(6.5, 4.0)
+    axes = figure.add_subplot()
+    for k, (name, values) in enumerate(samples.items()):
+        x = np.sort(np.asarray(values, dtype=np.float64))
+        if x.size:
+            axes.step(
+                x,
+                np.arange(1, x.size + 1) / x.size,
+                where="post",
+                label=name,
+                color=COLOURS[k % len(COLOURS)],
+            )
+    axes.set_xlabel(label)
+    axes.set_ylabel("share at or below")
+    axes.set_title(title)
+    axes.legend()
+    return save_png(figure, path)
+
+
+def plot_effects(table: pl.DataFrame, path: Path) -> Path:
+    """Each metric's difference in units of its standard error (interval half-width /
+    1.96), with the +-1.96 band: bars outside the band are significant before Holm."""
+    rows = table.filter(pl.col("low").is_not_null() & pl.col("high").is_not_null())
+    names = rows["metric"].to_list()
+    z = []
+    for row in rows.iter_rows(named=True):
+        se = (row["high"] - row["low"]) / (2 * 1.96)
+        z.append(0.0 if se <= 0 else row["difference"] / se)
+    figure = new_figure(6.5, max(2.5, 0.3 * len(names) + 1.2))
+    axes = figure.add_subplot()
+    positions = np.arange(len(names))
+    colours = [COLOURS[3] if abs(v) > 1.96 else COLOURS[0] for v in z]
+    axes.barh(positions, np.clip(z, -10, 10), color=colours)
+    axes.axvspan(-1.96, 1.96, color="#dddddd", zorder=0)
+    axes.set_yticks(positions, names)
+    axes.invert_yaxis()
+    axes.set_xlabel("change B - A in standard errors (clipped at 10)")
+    axes.set_title("Which metrics moved")
+    return save_png(figure, path)
+
+
+def plot_llr(
+    history: Sequence[tuple[int, float, float]], bounds: tuple[float, float], path: Path
+) -> Path:
+    """A sequential test's log-likelihood ratios (upward and downward change) by games."""
+    figure = new_figure(6.5, 3.8)
+    axes = figure.add_subplot()
+    games = [h[0] for h in history]
+    axes.plot(games, [h[1] for h in history], marker="o", label="LLR increase", color=COLOURS[0])
+    axes.plot(games, [h[2] for h in history], marker="o", label="LLR decrease", color=COLOURS[1])
+    for bound in bounds:
+        axes.axhline(bound, color=COLOURS[3], linestyle="--")
+    axes.set_xlabel("games per side")
+    axes.set_ylabel("log-likelihood ratio")
+    axes.set_title("Sequential test")
+    axes.legend()
+    return save_png(figure, path)
+
+
+def plot_metric_lines(
+    series: Mapping[str, pl.DataFrame],
+    x: str,
+    y: str,
+    path: Path,
+    *,
+    title: str,
+    ylabel: str | None = None,
+) -> Path:
+    """One line per series of ``y`` (with ``low``/``high`` error bars) against ``x``."""
+    figure = new_figure(6.0, 3.8)
+    axes = figure.add_subplot()
+    for k, (name, frame) in enumerate(series.items()):
+        labels = [str(v) for v in frame[x].to_list()]
+        values = frame[y].to_numpy().astype(np.float64)
+        low = frame["low"].fill_null(math.nan).to_numpy().astype(np.float64)
+        high = frame["high"].fill_null(math.nan).to_numpy().astype(np.float64)
+        errors = np.nan_to_num(np.vstack([values - low, high - values]), nan=0.0)
+        axes.errorbar(
+            range(len(labels)),
+            values,
+            yerr=np.clip(errors, 0, None),
+            marker="o",
+            capsize=3,
+            label=name,
+            color=COLOURS[k % len(COLOURS)],
+        )
+        axes.set_xticks(range(len(labels)), labels)
+    axes.set_xlabel(x)
+    axes.set_ylabel(ylabel or y)
+    axes.set_title(title)
+    if len(series) > 1:
+        axes.legend(fontsize="small")
+    return save_png(figure, path)
+
+
+def plot_search_path(path_table: pl.DataFrame, path: Path) -> Path:
+    """Tuning: every candidate's loss per round (log scale), survivors joined by lines."""
+    figure = new_figure(6.5, 4.0)
+    axes = figure.add_subplot()
+    for k, (name,) in enumerate(
+        path_table.select("candidate").unique(maintain_order=True).iter_rows()
+    ):
+        part = path_table.filter(pl.col("candidate") == name).sort("round")
+        axes.plot(
+            part["round"].to_list(),
+            part["loss"].to_list(),
+            marker="o",
+            color=COLOURS[k % len(COLOURS)],
+            alpha=0.7,
+        )
+    axes.set_yscale("symlog", linthresh=0.01)
+    axes.set_xlabel("round (games per candidate grow each round)")
+    axes.set_ylabel("loss (distance to targets)")
+    axes.set_title("Search path")
+    return save_png(figure, path)
+
+
+def html_page(
+    title: str,
+    notes: Sequence[str],
+    sections: Sequence[tuple[str, str]],
+    plots: Sequence[Path],
+    *,
+    style: str,
+) -> str:
+    """One self-contained page: title, notes, sections (title, HTML body) and plots."""
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{html.escape(title)}</title><style>{style}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+    ]
+    if notes:
+        out.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in notes) + "</ul>")
+    for heading, body in sections:
+        out += [f"<h2>{html.escape(heading)}</h2>", body]
+    for plot in plots:
+        data = base64.b64encode(plot.read_bytes()).decode("ascii")
+        out.append(f'<img alt="{html.escape(plot.stem)}" src="data:image/png;base64,{data}">')
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"

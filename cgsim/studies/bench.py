@@ -1,0 +1,253 @@
+"""Speed figures, printed, never asserted: engine throughput, bot decision cost, parallelism.
+
+Every figure is measured on this machine when the command runs, for one game at a time
+(through the ``Game`` object, so one loop serves every game); the README quotes a run
+of ``make bench``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.play.bot_registry import list_bots, resolve_bot
+from cgsim.play.match import play_game
+from cgsim.studies.strength import play
+
+if TYPE_CHECKING:
+    from cgsim.games.contract import Game
+    from cgsim.play.config import RunConfig
+
+Echo = Callable[[str], Any]
+Setup = tuple[str, int, dict[str, Any]]
+"""A measured setup: its label, the number of players and the game's variant options."""
+
+SETUPS: tuple[Setup, ...] = (
+    ("solo", 1, {"solo": True}),
+    ("2 players", 2, {}),
+    ("3 players", 3, {}),
+    ("4 players", 4, {}),
+    ("2 players, a child of 5", 2, {"children": [5, None]}),
+)
+"""Cottage Garden's setups (the default game's)."""
+GAME_SETUPS: dict[str, tuple[Setup, ...]] = {
+    "cottage-garden": SETUPS,
+    "kitchen-garden": (("2 players", 2, {}), ("3 players", 3, {}), ("4 players", 4, {})),
+}
+"""The setups of each built-in game; any other game gets one per player count."""
+HEAVY_BOTS = frozenset({"mcts", "planner", "beam", "kitchen-search"})
+"""Bots that search: timed over a hundredth of the games, the others over a tenth."""
+BOT_BENCH_PLAYERS = 2
+PARALLEL_CONFIGS: dict[str, dict[str, Any]] = {
+    "kitchen-garden": {
+        "name": "kitchen-bench",
+        "game": "kitchen-garden",
+        "players": 2,
+        "seats": ["kitchen-greedy", "kitchen-greedy"],
+    },
+}
+"""The run the parallel figure plays for a game other than Cottage Garden.
+
+Cottage Garden plays the runner's default, ``configs/default.toml``. Kitchen Garden's
+own ``configs/kitchen-default.toml`` brings in ``kitchen-search`` (tens of milliseconds
+a decision), far too slow for a bench, so two greedy players stand in. Any other game
+plays random bots.
+"""
+
+
+def _players_label(players: int) -> str:
+    return f"{players} player{'s' if players != 1 else ''}"
+
+
+def _bot_players(game: Game) -> int:
+    """Two players, or the nearest count the game allows."""
+    return min(max(BOT_BENCH_PLAYERS, game.min_players), game.max_players)
+
+
+def setups_for(game: Game) -> tuple[Setup, ...]:
+    """The setups the engine figure measures for ``game``."""
+    known = GAME_SETUPS.get(game.name)
+    if known is not None:
+        return known
+    return tuple((_players_label(n), n, {}) for n in range(game.min_players, game.max_players + 1))
+
+
+def match_setups(game: Game) -> tuple[Setup, ...]:
+    """One setup per player count the game allows: the first of ``setups_for`` with it."""
+    chosen: dict[int, Setup] = {}
+    for setup in setups_for(game):
+        chosen.setdefault(setup[1], setup)
+    return tuple(
+        chosen.get(n, (_players_label(n), n, {}))
+        for n in range(game.min_players, game.max_players + 1)
+    )
+
+
+def random_games_per_second(
+    players: int, variant: dict[str, Any], games: int, seed: int, game: str = DEFAULT_GAME
+) -> tuple[float, float]:
+    """Random-vs-random games per second on one core, raw engine loop; also decisions/game."""
+    the_game = get_game(game)
+    rules = the_game.make_rules(players, {}, None, variant)
+    new_game, legal_actions = the_game.new_game, the_game.legal_actions
+    apply, is_terminal = the_game.apply, the_game.is_terminal
+    decisions = 0
+    start = time.perf_counter()
+    for game_seed in range(seed, seed + games):
+        state = new_game(rules, game_seed)
+        rng = random.Random(game_seed)
+        while not is_terminal(state):
+            legal = legal_actions(state)
+            state = apply(state, legal[rng.randrange(len(legal))])
+            decisions += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, decisions / games
+
+
+def match_games_per_second(
+    players: int,
+    games: int,
+    seed: int,
+    game: str = DEFAULT_GAME,
+    variant: dict[str, Any] | None = None,
+) -> float:
+    """The same through the runner's match loop (bots, records and summaries included)."""
+    the_game = get_game(game)
+    rules = the_game.make_rules(players, {}, None, variant or {})
+    specs = [resolve_bot("random", game)] * players
+    start = time.perf_counter()
+    for game_seed in range(seed, seed + games):
+        play_game(the_game, rules, game_seed, specs)
+    return games / (time.perf_counter() - start)
+
+
+def bot_decision_costs(
+    games: int, seed: int, game: str = DEFAULT_GAME
+) -> list[tuple[str, float, int]]:
+    """Mean milliseconds per real decision (more than one legal action) for every bot.
+
+    Each bot fills every seat of a 2-player game played by the strength bench's loop
+    (observations and ``observe`` calls as in a run).
+    """
+    the_game = get_game(game)
+    players = _bot_players(the_game)
+    rows = []
+    for info in list_bots(game):
+        spec = resolve_bot(info.name, game)
+        n_games = max(1, games // 100) if info.name in HEAVY_BOTS else max(1, games // 10)
+        spent, decisions = 0.0, 0
+        for game_seed in range(seed, seed + n_games):
+            bots = [spec.create() for _ in range(players)]
+            for outcome in play(the_game, bots, game_seed, game_seed):
+                spent += outcome.seconds
+                decisions += outcome.decisions
+        rows.append((info.name, 1000 * spent / max(decisions, 1), decisions))
+    return rows
+
+
+def parallel_config(game: str) -> RunConfig | None:
+    """The run the parallel figure plays; None for the runner's default (Cottage Garden's)."""
+    from cgsim.play.config import validate_config
+
+    if game == DEFAULT_GAME:
+        return None
+    data = PARALLEL_CONFIGS.get(game)
+    if data is None:
+        players = _bot_players(get_game(game))
+        data = {"name": "bench", "game": game, "players": players, "seats": ["random"] * players}
+    return validate_config(data, f"bench config for {game}")
+
+
+def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEFAULT_GAME) -> None:
+    """Print every figure ``make bench`` reports for ``game``."""
+    the_game = get_game(game)
+    echo(f"Game: {game}")
+    echo("")
+    echo("Engine: random-vs-random games per second, one core")
+    echo(f"{'setup':<26} {'games/s':>9} {'decisions/game':>15}")
+    for label, players, variant in setups_for(the_game):
+        rate, decisions = random_games_per_second(players, variant, games, seed, game)
+        echo(f"{label:<26} {rate:>9.0f} {decisions:>15.1f}")
+    echo("")
+    echo("Match loop (bots, record and summary per game), random bots, one core")
+    for _, players, variant in match_setups(the_game):
+        rate = match_games_per_second(players, max(20, games // 3), seed, game, variant)
+        echo(f"{players} player(s){'':<15} {rate:>9.0f}")
+    echo("")
+    echo(f"Bots: mean cost per real decision ({_players_label(_bot_players(the_game))})")
+    echo(f"{'bot':<14} {'ms/decision':>12} {'decisions':>10}")
+    for name, ms, count in bot_decision_costs(games, seed, game):
+        echo(f"{name:<14} {ms:>12.3f} {count:>10}")
+    if parallel:
+        from cgsim.play.runner import parallel_bench
+
+        echo("")
+        parallel_bench(games=max(games, 200), seed=seed, echo=echo, config=parallel_config(game))
+
+
+def _tree_pss_kb(root: int) -> int:
+    """Proportional set size of a process and its children (shared pages split fairly).
+
+    Summing plain RSS would count the pages forked workers share with their parent
+    several times; PSS is what the run really costs the machine. Linux only.
+    """
+    from pathlib import Path
+
+    pids = [root]
+    for task in Path(f"/proc/{root}/task").glob("*/children"):
+        pids += [int(p) for p in task.read_text().split()]
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total
+
+
+def memory_bench(games: int, seed: int, echo: Echo, game: str = DEFAULT_GAME) -> None:
+    """Run ``games`` random 2-player games of ``game`` as a real run and report its peak memory."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    players = _bot_players(get_game(game))
+    with tempfile.TemporaryDirectory() as folder:
+        config = Path(folder) / "memory.toml"
+        config.write_text(
+            f'name = "memory"\ngame = {json.dumps(game)}\nplayers = {players}\n'
+            f"seats = {json.dumps(['random'] * players)}\ngames = {games}\n"
+            f"seed = {seed}\nchunk_size = 5000\n",
+            encoding="utf-8",
+        )
+        command = [
+            sys.executable,
+            "-m",
+            "cgsim.cli",
+            "run",
+            str(config),
+            "--out",
+            folder,
+            "--no-report",
+        ]
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        peak = 0
+        while process.poll() is None:
+            peak = max(peak, _tree_pss_kb(process.pid))
+            time.sleep(0.5)
+        elapsed = time.perf_counter() - start
+    if process.returncode != 0:
+        echo(f"memory run failed with exit code {process.returncode}")
+        return
+    echo(f"Memory: {games} random {players}-player {game} games, all cores, records off")
+    echo(
+        f"peak memory (PSS, parent and workers): {peak / 1024:.0f} MB; {games / elapsed:.0f} games/s"
+    )

@@ -1,0 +1,197 @@
+"""Golden games: fixed, deterministic games whose records are stored and compared.
+
+``record`` plays a fixed list of games (every player count, the solo game and the
+children's variant) and stores, per game, a compact digest (seed, seats, settings,
+final scores, a hash of the record) plus the full records. ``check`` plays them again
+and lists every game whose record changed, with the first turn and event that differ,
+so an unintended rule change shows exactly where it bites.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import zstandard
+
+from cgsim.errors import CgsimError
+from cgsim.games.recordio import iter_records
+from cgsim.games.registry import get_game
+
+DIGESTS = "golden.jsonl"
+RECORDS = "records.jsonl.zst"
+VOLATILE = ("engine_version", "game_id", "block")
+"""Record fields that do not describe play; left out of the hash."""
+
+
+@dataclass(frozen=True, slots=True)
+class GoldenGame:
+    """One golden game: enough to play it again exactly."""
+
+    game: str
+    players: int
+    variant: Mapping[str, Any]
+    rules: Mapping[str, Any]
+    seats: tuple[str, ...]
+    seed: int
+
+
+def default_games(
+    games_per_setup: int, bots: Sequence[str], game: str = "cottage-garden"
+) -> list[GoldenGame]:
+    """Golden games over every player count of ``game`` (for Cottage Garden also the solo
+    game and the children's variant), seats taken by ``bots`` in turn."""
+    setups: list[tuple[int, dict[str, Any]]]
+    if game == "cottage-garden":
+        setups = [
+            (1, {"solo": True}),
+            (2, {}),
+            (3, {}),
+            (4, {}),
+            (2, {"children": [5, None]}),
+            (3, {"children": [None, 7, 6]}),
+        ]
+    else:
+        the_game = get_game(game)
+        setups = [
+            (players, {}) for players in range(the_game.min_players, the_game.max_players + 1)
+        ]
+    games = []
+    for index, (players, variant) in enumerate(setups):
+        for k in range(games_per_setup):
+            seats = tuple(bots[(k + seat) % len(bots)] for seat in range(players))
+            games.append(GoldenGame(game, players, variant, {}, seats, 1000 * index + k))
+    return games
+
+
+def record_hash(record: Mapping[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of a record, volatile fields left out."""
+    stable = {k: v for k, v in record.items() if k not in VOLATILE}
+    text = json.dumps(stable, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def play(golden: GoldenGame) -> dict[str, Any]:
+    """Play a golden game and return its record."""
+    from cgsim.play.bot_registry import resolve_bot
+    from cgsim.play.match import play_game
+
+    game = get_game(golden.game)
+    rules = game.make_rules(golden.players, dict(golden.rules), None, dict(golden.variant))
+    specs = [resolve_bot(seat, golden.game) for seat in golden.seats]
+    outcome = play_game(game, rules, golden.seed, specs, record=True)
+    if outcome.error is not None or outcome.record is None:
+        reason = outcome.error.reason if outcome.error else "no record"
+        raise CgsimError(f"golden game seed {golden.seed} did not finish: {reason}")
+    return {k: v for k, v in outcome.record.items() if k not in ("game_id", "block")}
+
+
+def _digest(golden: GoldenGame, record: Mapping[str, Any]) -> dict[str, Any]:
+    result = record.get("result", {})
+    return {
+        "game": golden.game,
+        "players": golden.players,
+        "variant": dict(golden.variant),
+        "rules": dict(golden.rules),
+        "seats": list(golden.seats),
+        "seed": golden.seed,
+        "scores": result.get("scores"),
+        "end": result.get("end"),
+        "turns": result.get("turns"),
+        "hash": record_hash(record),
+    }
+
+
+def record_golden(out: Path, games: Sequence[GoldenGame]) -> int:
+    """Play ``games`` and store their digests and records in ``out``; returns the count."""
+    out.mkdir(parents=True, exist_ok=True)
+    lines, records = [], []
+    for golden in games:
+        record = play(golden)
+        lines.append(json.dumps(_digest(golden, record), separators=(",", ":")))
+        records.append(json.dumps(record, separators=(",", ":")))
+    (out / DIGESTS).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (out / RECORDS).write_bytes(compressed_lines(records))
+    return len(games)
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """A golden game that no longer plays the same."""
+
+    index: int
+    golden: GoldenGame
+    where: str
+    """First diverging turn and event, in words."""
+
+
+def _stored(folder: Path) -> Iterator[tuple[dict[str, Any], dict[str, Any] | None]]:
+    digests_file = folder / DIGESTS
+    if not digests_file.is_file():
+        raise CgsimError(
+            f"{folder}: not a golden-games folder (no {DIGESTS}); make one with 'cgsim golden record'"
+        )
+    digests = [
+        json.loads(line) for line in digests_file.read_text(encoding="utf-8").splitlines() if line
+    ]
+    records: list[dict[str, Any] | None] = []
+    if (folder / RECORDS).is_file():
+        records = list(iter_records(folder / RECORDS))
+    records += [None] * (len(digests) - len(records))
+    yield from zip(digests, records, strict=True)
+
+
+def first_difference(stored: Mapping[str, Any] | None, now: Mapping[str, Any]) -> str:
+    """Where two records of the same game first differ: setup, a turn's event, or result."""
+    if stored is None:
+        return "record hash differs (no stored record to compare events)"
+    for key in ("seed", "players", "rules", "seats", "components", "setup"):
+        if stored.get(key) != now.get(key):
+            return f"{key} differs"
+    old_turns, new_turns = stored.get("turns", []), now.get("turns", [])
+    for old, new in zip(old_turns, new_turns, strict=False):
+        if old == new:
+            continue
+        old_events, new_events = old.get("events", []), new.get("events", [])
+        for i, (a, b) in enumerate(zip(old_events, new_events, strict=False)):
+            if a != b:
+                return f"turn {old.get('n')} event {i}: stored {a}, now {b}"
+        if len(old_events) != len(new_events):
+            i = min(len(old_events), len(new_events))
+            extra = old_events[i] if len(old_events) > i else new_events[i]
+            side = "stored" if len(old_events) > i else "now"
+            return f"turn {old.get('n')} event {i}: only {side} has {extra}"
+        return f"turn {old.get('n')}: the turn header differs"
+    if len(old_turns) != len(new_turns):
+        return f"stored {len(old_turns)} turns, now {len(new_turns)}"
+    return f"result: stored {stored.get('result')}, now {now.get('result')}"
+
+
+def check_golden(folder: Path) -> tuple[int, list[Difference]]:
+    """Play every stored golden game again; returns (games checked, differences)."""
+    differences = []
+    count = 0
+    for index, (digest, stored) in enumerate(_stored(folder)):
+        golden = GoldenGame(
+            digest["game"],
+            digest["players"],
+            digest.get("variant", {}),
+            digest.get("rules", {}),
+            tuple(digest["seats"]),
+            digest["seed"],
+        )
+        count += 1
+        now = play(golden)
+        if record_hash(now) != digest["hash"]:
+            differences.append(Difference(index, golden, first_difference(stored, now)))
+    return count, differences
+
+
+def compressed_lines(text_lines: Sequence[str]) -> bytes:
+    """Zstandard-compressed JSON Lines (deterministic bytes for the same lines)."""
+    data = ("\n".join(text_lines) + "\n").encode("utf-8")
+    return zstandard.ZstdCompressor(level=19).compress(data)

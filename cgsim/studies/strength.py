@@ -1,0 +1,368 @@
+"""The strength bench: is each rung of a game's bot ladder really stronger than the one below?
+
+Each adjacent pair of the ladder plays 2-player games on the same deals with seats
+swapped (every deal twice); the deal pair is the unit of the win-rate interval (a t
+interval over the per-deal win shares, clipped to [0, 1]), since the two games of a deal
+are not independent. A game nobody wins (Kitchen Garden's turn cap) is a draw: an equal
+share for each seat. Each bot also plays the solo game (score mean with a t interval)
+when the game has one. The bench times every decision a bot is asked for and reports
+the mean cost.
+
+Bots see what ``game.observation`` gives their seat, never more (the state itself in a
+game without hidden information), exactly as in a run.
+
+Every seed derives from the bench seed, a deal's index and the seats, never from the
+scheduling, so the results do not depend on the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from cgsim.errors import ConfigError
+from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.play.bot_registry import BotSpec, resolve_bot
+from cgsim.play.match import overrides_observe
+from cgsim.play.seeds import derive_seed, seat_seed
+
+if TYPE_CHECKING:
+    from cgsim.games.bot import Bot
+    from cgsim.games.contract import Game
+    from cgsim.reporting.stats import Interval
+
+LADDERS: dict[str, tuple[str, ...]] = {
+    "cottage-garden": ("random", "greedy", "planner", "beam"),
+    "kitchen-garden": ("random", "kitchen-greedy", "kitchen-search"),
+}
+"""The built-in ladder of each game, weakest first."""
+LADDER = LADDERS[DEFAULT_GAME]
+"""Cottage Garden's ladder (the default game's)."""
+DEFAULT_GAMES = 500
+"""Deals per pair: 1,000 games with the seats swapped."""
+DEFAULT_SOLO_GAMES = 300
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    """One seat of one game: its score, win share and the cost of its decisions."""
+
+    score: float
+    win: float
+    """1 for the sole winner, 1/k for each of k sharing winners, 1/players each if none."""
+    decisions: int
+    seconds: float
+    won_by_nobody: bool = False
+    """The game ended without a winner (so ``win`` is an equal share)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One unit of bench work: a deal played by a pair (both seatings) or a solo game."""
+
+    labels: tuple[str, ...]
+    """Bot specs of the pair (lower rung first), or the one solo bot."""
+    deal: int
+    seed: int
+    """Bench seed."""
+    game: str = DEFAULT_GAME
+    """Public id of the game (worker processes look it up by name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskResult:
+    task: Task
+    outcomes: tuple[tuple[SeatOutcome, ...], ...]
+    """Per game, per bot of ``task.labels`` (not per seat): what that bot got."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """The upper rung's results against the lower one over paired deals."""
+
+    lower: str
+    upper: str
+    win_rate: Interval
+    score_diff: Interval
+    """Upper minus lower score, per deal (mean of the two seatings)."""
+    draws: int = 0
+    """Games that ended without a winner (half a win each)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SoloResult:
+    bot: str
+    score: Interval
+
+
+@dataclass(frozen=True, slots=True)
+class CostResult:
+    bot: str
+    decisions: int
+    mean_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class StrengthReport:
+    pairs: tuple[PairResult, ...]
+    solo: tuple[SoloResult, ...]
+    costs: tuple[CostResult, ...]
+    seconds: float
+    game: str = DEFAULT_GAME
+    has_solo: bool = True
+    """False for a game without a solo mode (its minimum is 2 players): no solo games."""
+
+
+def default_ladder(game: str) -> tuple[str, ...]:
+    """The built-in ladder of ``game``; a clear error for a game that has none."""
+    try:
+        return LADDERS[game]
+    except KeyError:
+        raise ConfigError(
+            f"--game {game!r} has no built-in ladder (built-in for: {', '.join(LADDERS)}); "
+            "name the bots with --bots"
+        ) from None
+
+
+def bot_specs(
+    bots: Sequence[str] | None, budget: int | None, game: str = DEFAULT_GAME
+) -> tuple[str, ...]:
+    """The ladder to bench: ``bots`` (names or specs, weakest first) or the game's own.
+
+    ``budget`` sets the playouts of a plain ``mcts`` entry and the width (positions
+    kept per searched turn) of a plain ``beam`` entry. Every spec must play ``game``.
+    """
+    specs = []
+    for text in tuple(bots) if bots else default_ladder(game):
+        spec = text.strip()
+        if spec == "mcts" and budget is not None:
+            spec = f"mcts:playouts={budget}"
+        elif spec == "beam" and budget is not None:
+            spec = f"beam:width={budget},solo_width={budget}"
+        resolve_bot(spec, game)
+        specs.append(spec)
+    return tuple(specs)
+
+
+@cache
+def _spec(label: str, game: str) -> BotSpec:
+    return resolve_bot(label, game)
+
+
+@cache
+def _rules(game: str, players: int) -> Any:
+    return get_game(game).make_rules(players, {}, None, {})
+
+
+def play(game: Game, bots: Sequence[Bot], deal_seed: int, bot_seed: int) -> tuple[SeatOutcome, ...]:
+    """One game with ``bots`` in seat order: a minimal loop that times each decision.
+
+    Like a run, it asks a bot only when more than one action is legal, hands every bot
+    its seat's observation, and tells bots that override ``observe`` of every action.
+    """
+    players = len(bots)
+    state = game.new_game(_rules(game.name, players), deal_seed)
+    for seat, bot in enumerate(bots):
+        bot.new_game(game, seat, game.observation(state, seat))
+    watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
+    rngs = [random.Random(seat_seed(bot_seed, seat)) for seat in range(players)]
+    decisions = [0] * players
+    seconds = [0.0] * players
+    while not game.is_terminal(state):
+        seat = game.current_player(state)
+        legal = game.legal_actions(state)
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            view = game.observation(state, seat)
+            start = time.perf_counter()
+            action = bots[seat].choose(view, legal, rngs[seat])
+            seconds[seat] += time.perf_counter() - start
+            decisions[seat] += 1
+            if action not in legal:
+                name = bots[seat].name or type(bots[seat]).__name__
+                raise RuntimeError(f"bot {name} (seat {seat}) chose an illegal action {action}")
+        state = game.apply(state, action)
+        for watcher_seat, watcher in watchers:
+            watcher.observe(game.observation(state, watcher_seat), seat, action)
+    result = game.result(state)
+    nobody = not result.winners
+    share = 1.0 / players if nobody else 1.0 / len(result.winners)
+    return tuple(
+        SeatOutcome(
+            result.scores[seat],
+            share if nobody or seat in result.winners else 0.0,
+            decisions[seat],
+            seconds[seat],
+            nobody,
+        )
+        for seat in range(players)
+    )
+
+
+def run_task(task: Task) -> TaskResult:
+    """Play one task (in a worker process or inline)."""
+    game = get_game(task.game)
+    specs = [_spec(label, task.game) for label in task.labels]
+    if len(specs) == 1:
+        deal_seed = derive_seed("strength-solo", task.seed, task.deal)
+        bot_seed = derive_seed("strength-solo-bot", task.seed, task.deal)
+        return TaskResult(task, (play(game, [specs[0].create()], deal_seed, bot_seed),))
+    deal_seed = derive_seed("strength-deal", task.seed, task.deal)
+    games = []
+    for swapped in (False, True):
+        seats = specs[::-1] if swapped else specs
+        bot_seed = derive_seed("strength-bot", task.seed, task.deal, *task.labels, int(swapped))
+        outcome = play(game, [spec.create() for spec in seats], deal_seed, bot_seed)
+        games.append(outcome[::-1] if swapped else outcome)
+    return TaskResult(task, tuple(games))
+
+
+def tasks_for(
+    ladder: Sequence[str], games: int, solo_games: int, seed: int, game: str = DEFAULT_GAME
+) -> list[Task]:
+    """Every task of a bench, pairs first: deals of adjacent rungs, then solo games."""
+    tasks = [
+        Task((lower, upper), deal, seed, game)
+        for lower, upper in itertools.pairwise(ladder)
+        for deal in range(games)
+    ]
+    tasks += [Task((bot,), deal, seed, game) for bot in ladder for deal in range(solo_games)]
+    return tasks
+
+
+def execute(
+    tasks: Sequence[Task],
+    workers: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[TaskResult]:
+    """Run the tasks, in order, on ``workers`` processes (inline for 1)."""
+    results: list[TaskResult] = []
+    if workers <= 1:
+        for task in tasks:
+            results.append(run_task(task))
+            if progress:
+                progress(len(results), len(tasks))
+        return results
+    from multiprocess import Pool
+
+    with Pool(workers) as pool:
+        for result in pool.imap(run_task, tasks, chunksize=1):
+            results.append(result)
+            if progress:
+                progress(len(results), len(tasks))
+    return results
+
+
+def summarize(
+    ladder: Sequence[str],
+    results: Sequence[TaskResult],
+    seconds: float,
+    game: str = DEFAULT_GAME,
+    has_solo: bool = True,
+) -> StrengthReport:
+    """Intervals and costs from the task results."""
+    from cgsim.reporting.stats import clip_unit, mean_interval
+
+    pairs = []
+    for lower, upper in itertools.pairwise(ladder):
+        wins, diffs, draws = [], [], 0
+        for r in results:
+            if r.task.labels == (lower, upper):
+                wins.append(sum(g[1].win for g in r.outcomes) / len(r.outcomes))
+                diffs.append(sum(g[1].score - g[0].score for g in r.outcomes) / len(r.outcomes))
+                draws += sum(g[1].won_by_nobody for g in r.outcomes)
+        win_rate = clip_unit(mean_interval(wins))
+        pairs.append(PairResult(lower, upper, win_rate, mean_interval(diffs), draws))
+    solo = []
+    for bot in ladder:
+        scores = [r.outcomes[0][0].score for r in results if r.task.labels == (bot,)]
+        if scores:
+            solo.append(SoloResult(bot, mean_interval(scores)))
+    costs = []
+    for bot in ladder:
+        decisions, spent = 0, 0.0
+        for r in results:
+            for played in r.outcomes:
+                for label, outcome in zip(r.task.labels, played, strict=True):
+                    if label == bot:
+                        decisions += outcome.decisions
+                        spent += outcome.seconds
+        if decisions:
+            costs.append(CostResult(bot, decisions, 1000.0 * spent / decisions))
+    return StrengthReport(tuple(pairs), tuple(solo), tuple(costs), seconds, game, has_solo)
+
+
+def run_strength(
+    bots: Sequence[str] | None = None,
+    games: int = DEFAULT_GAMES,
+    solo_games: int = DEFAULT_SOLO_GAMES,
+    workers: int = 1,
+    seed: int = 0,
+    budget: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    game: str = DEFAULT_GAME,
+) -> StrengthReport:
+    """Run the whole bench for ``game`` and summarise it.
+
+    A game whose minimum is 2 players has no solo game: ``solo_games`` is then ignored
+    and the report says so.
+    """
+    the_game = get_game(game)
+    if games < 0 or solo_games < 0:
+        raise ConfigError("--games and --solo-games must be 0 or more")
+    if workers < 1:
+        raise ConfigError(f"--workers {workers} is not allowed; expected 1 or more")
+    ladder = bot_specs(bots, budget, game)
+    if len(ladder) > 1 and the_game.max_players < 2:
+        raise ConfigError(f"--game {game!r} has no 2-player game; name one bot with --bots")
+    has_solo = the_game.min_players <= 1
+    tasks = tasks_for(ladder, games, solo_games if has_solo else 0, seed, game)
+    start = time.perf_counter()
+    results = execute(tasks, workers, progress)
+    return summarize(ladder, results, time.perf_counter() - start, game, has_solo)
+
+
+def _fmt(interval: Interval, scale: float = 1.0, digits: int = 1) -> str:
+    if math.isnan(interval.estimate):
+        return "n/a"
+    if math.isnan(interval.low):
+        return f"{interval.estimate * scale:.{digits}f}"
+    return (
+        f"{interval.estimate * scale:.{digits}f} "
+        f"[{interval.low * scale:.{digits}f}, {interval.high * scale:.{digits}f}]"
+    )
+
+
+def format_report(report: StrengthReport) -> str:
+    """The bench's plain-text tables."""
+    lines = [f"{report.game}, 2-player, seats swapped on each deal (95% interval over deal pairs):"]
+    lines.append(f"  {'upper':<28} {'lower':<28} {'deals':>6}  {'upper win %':<22} score diff")
+    for p in report.pairs:
+        lines.append(
+            f"  {p.upper:<28} {p.lower:<28} {p.win_rate.n:>6}  "
+            f"{_fmt(p.win_rate, 100.0):<22} {_fmt(p.score_diff)}"
+        )
+    for p in report.pairs:
+        if p.draws:
+            lines.append(
+                f"  {p.upper} vs {p.lower}: {p.draws} {'game' if p.draws == 1 else 'games'} "
+                "without a winner (half a win each)"
+            )
+    if report.has_solo:
+        lines.append("solo game (mean score, 95% t interval):")
+        for s in report.solo:
+            lines.append(f"  {s.bot:<28} {s.score.n:>6} games  {_fmt(s.score)}")
+    else:
+        lines.append(f"no solo game: {report.game} needs at least 2 players")
+    lines.append("cost per decision:")
+    for c in report.costs:
+        lines.append(f"  {c.bot:<28} {c.decisions:>9} decisions  {c.mean_ms:.3f} ms")
+    lines.append(f"wall time: {report.seconds:.1f} s")
+    return "\n".join(lines)

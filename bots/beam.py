@@ -24,7 +24,7 @@ from bots.evaluation import EvalParams
 from bots.greedy import GreedyPolicy
 from bots.turn_search import Plan, TurnSearch
 from cgsim.games.bot import Bot
-from cgsim.games.contract import Action, Game
+from cgsim.games.contract import Action, AnyGame
 from cgsim.games.cottage.state import State
 
 
@@ -96,6 +96,8 @@ class BeamBot(Bot):
         "beam search over whole turns (solo: to the end); follows and renews its plan"
     )
     games: ClassVar[tuple[str, ...]] = ("cottage-garden",)
+    searches: ClassVar[bool] = True
+    budget_params: ClassVar[tuple[str, ...]] = ("width", "solo_width")
     Params: ClassVar[type[BeamParams]] = BeamParams
 
     def __init__(self, params: BeamParams | None = None) -> None:
@@ -107,7 +109,7 @@ class BeamBot(Bot):
         self.solo = Planning(solo, p.solo_width, 0, p.replan)
         self.multi = Planning(multi, p.width, p.depth, 1)
 
-    def new_game(self, game: Game, seat: int, state: object) -> None:
+    def new_game(self, game: AnyGame, seat: int, state: object) -> None:
         super().new_game(game, seat, state)
         self.solo.reset()
         self.multi.reset()

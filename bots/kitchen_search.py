@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bots.kitchen_greedy import GreedyParams, Scorer, as_observation, greedy_choice, progress
 from cgsim.games.bot import Bot
-from cgsim.games.contract import Action, Game
+from cgsim.games.contract import Action, AnyGame
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.cards import SPECIALS
 from cgsim.games.kitchen.knowledge import Knowledge, sample_world
@@ -228,6 +228,7 @@ class KitchenSearchBot(Bot):
         "samples hidden cards and plays a better move than greedy's when playouts agree"
     )
     games: ClassVar[tuple[str, ...]] = ("kitchen-garden",)
+    searches: ClassVar[bool] = True
     Params: ClassVar[type[BaseModel]] = SearchParams
 
     greedy = GreedyParams()
@@ -238,7 +239,7 @@ class KitchenSearchBot(Bot):
         self._knowledge: Knowledge | None = None
         self._last_moves: list[int] = []
 
-    def new_game(self, game: Game, seat: int, state: Any) -> None:
+    def new_game(self, game: AnyGame, seat: int, state: Any) -> None:
         super().new_game(game, seat, state)
         self._last = as_observation(state)
         self._knowledge = Knowledge.empty(self._last)

@@ -60,6 +60,8 @@ class MctsBot(Bot):
         "Monte-Carlo search over the best greedy candidates with greedy rollouts"
     )
     games: ClassVar[tuple[str, ...]] = ("cottage-garden",)
+    searches: ClassVar[bool] = True
+    budget_params: ClassVar[tuple[str, ...]] = ("playouts",)
     Params: ClassVar[type[MctsParams]] = MctsParams
 
     def __init__(self, params: MctsParams | None = None) -> None:

@@ -135,6 +135,7 @@ class PlannerBot(Bot):
         "looks ahead: simulates everyone greedily to its next turns to pick placements"
     )
     games: ClassVar[tuple[str, ...]] = ("cottage-garden",)
+    searches: ClassVar[bool] = True
     Params: ClassVar[type[PlannerParams]] = PlannerParams
 
     def __init__(self, params: PlannerParams | None = None) -> None:

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from cgsim.games.bot import Bot
+from cgsim.games.bot import ANY_GAME, Bot
 from cgsim.games.contract import Action
 
 
@@ -15,7 +15,7 @@ class RandomBot(Bot):
 
     name: ClassVar[str] = "random"
     description: ClassVar[str] = "uniform over the legal actions (the floor of the ladder)"
-    games: ClassVar[tuple[str, ...]] = ("cottage-garden", "kitchen-garden")
+    games: ClassVar[tuple[str, ...]] = (ANY_GAME,)
 
     def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         return legal_actions[rng.randrange(len(legal_actions))]

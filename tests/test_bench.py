@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import os
-from types import SimpleNamespace
-from typing import cast
 
 import pytest
 from typer.testing import CliRunner
 
 from cgsim import cli
 from cgsim.cli import app
-from cgsim.games.contract import Game
-from cgsim.games.registry import get_game
-from cgsim.play.bot_registry import BotInfo, list_bots
+from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.play.bot_registry import BotInfo, list_bots, resolve_bot
 from cgsim.studies import bench
 from cgsim.studies.bench import (
-    SETUPS,
     _tree_pss_kb,
     bot_decision_costs,
     match_setups,
@@ -40,9 +36,10 @@ def test_the_memory_probe_reads_this_process() -> None:
     assert _tree_pss_kb(os.getpid()) > 1000
 
 
-def test_each_game_has_its_setups() -> None:
-    assert setups_for(get_game("cottage-garden")) == SETUPS
-    assert [label for label, _, _ in SETUPS] == [
+def test_the_engine_figure_measures_the_declared_setups() -> None:
+    cottage = get_game("cottage-garden")
+    assert setups_for(cottage) == cottage.info.setups
+    assert [setup.name for setup in setups_for(cottage)][:5] == [
         "solo",
         "2 players",
         "3 players",
@@ -50,34 +47,31 @@ def test_each_game_has_its_setups() -> None:
         "2 players, a child of 5",
     ]
     kitchen = setups_for(get_game("kitchen-garden"))
-    assert [(label, players) for label, players, _ in kitchen] == [
+    assert [(s.name, s.players) for s in kitchen] == [
         ("2 players", 2),
         ("3 players", 3),
         ("4 players", 4),
-    ]
-    other = cast(Game, SimpleNamespace(name="other", min_players=1, max_players=3))
-    assert [(label, players) for label, players, _ in setups_for(other)] == [
-        ("1 player", 1),
-        ("2 players", 2),
-        ("3 players", 3),
     ]
 
 
 def test_the_match_loop_covers_every_player_count_once() -> None:
     cottage = match_setups(get_game("cottage-garden"))
-    assert [(players, variant) for _, players, variant in cottage] == [
+    assert [(s.players, dict(s.variant)) for s in cottage] == [
         (1, {"solo": True}),
         (2, {}),
         (3, {}),
         (4, {}),
     ]
-    assert [players for _, players, _ in match_setups(get_game("kitchen-garden"))] == [2, 3, 4]
+    assert [s.players for s in match_setups(get_game("kitchen-garden"))] == [2, 3, 4]
 
 
-def test_kitchen_parallel_run_uses_cheap_seats() -> None:
-    assert parallel_config("cottage-garden") is None
+def test_the_parallel_run_plays_the_declared_bench_seats_or_the_ladder() -> None:
+    cottage = parallel_config("cottage-garden")
+    assert cottage.bots and [bot.as_spec() for bot in cottage.bots] == list(
+        get_game("cottage-garden").info.ladder
+    )
     config = parallel_config("kitchen-garden")
-    assert config is not None and config.game == "kitchen-garden"
+    assert config.game == "kitchen-garden"
     assert [seat.as_spec() for seat in config.seats] == ["kitchen-greedy", "kitchen-greedy"]
 
 
@@ -85,7 +79,11 @@ def _cheap_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     """Leave the searching bots out: the bench times them, the tests need not."""
 
     def cheap(game: str | None = None) -> list[BotInfo]:
-        return [info for info in list_bots(game) if info.name not in bench.HEAVY_BOTS]
+        return [
+            info
+            for info in list_bots(game)
+            if not resolve_bot(info.name, game or DEFAULT_GAME).cls.searches
+        ]
 
     monkeypatch.setattr(bench, "list_bots", cheap)
 

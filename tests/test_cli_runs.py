@@ -172,7 +172,7 @@ def test_bots_lists_names_descriptions_and_parameters(
     toy = runner.invoke(app, ["bots", "--game", "toy"])
     assert "plugin-bot: a bot from an installed plugin" in toy.stdout
     assert "strength: int = 1  how many times to think" in toy.stdout
-    assert "random" not in toy.stdout
+    assert "greedy" not in toy.stdout
     unknown = runner.invoke(app, ["bots", "--game", "chess"])
     assert isinstance(unknown.exception, ConfigError)
     assert str(unknown.exception).startswith("--game 'chess': unknown game; known games: ")

@@ -19,7 +19,10 @@ def test_solo_rules_carry_the_rulebook_score_benchmarks() -> None:
 
 
 def test_unknown_variant_options_and_too_few_boards_are_clear_errors(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="unknown variant option 'teams'"):
+    with pytest.raises(
+        ConfigError,
+        match="variant option 'teams' is not one of cottage-garden's; allowed: solo, children",
+    ):
         GAME.make_rules(2, {}, None, {"teams": 2})
     small = tmp_path / "small.toml"
     boards = "".join(

@@ -97,7 +97,8 @@ def test_builtin_bot_by_name() -> None:
 def test_builtin_bots_are_listed_for_their_games() -> None:
     names = [info.name for info in list_bots("cottage-garden")]
     assert "random" in names
-    assert "random" not in [info.name for info in list_bots("toy")]
+    assert "greedy" not in [info.name for info in list_bots("toy")]
+    assert "random" in [info.name for info in list_bots("toy")]  # it plays any game
     info = next(info for info in list_bots() if info.name == "random")
     assert info.description and info.source == "built-in" and info.params == ()
 
@@ -107,14 +108,16 @@ def test_unknown_bot_lists_the_known_ones() -> None:
         resolve_bot("nosuch", "cottage-garden")
 
 
-def test_unknown_bot_for_a_game_without_bots_says_none() -> None:
-    with pytest.raises(UnknownBotError, match=r"known bots for toy: none \(or give module"):
+def test_unknown_bot_for_a_game_lists_only_the_bots_that_play_it() -> None:
+    with pytest.raises(UnknownBotError, match=r"known bots for toy: random \(or give module"):
         resolve_bot("nosuch", "toy")
 
 
 def test_bot_that_does_not_play_the_game() -> None:
-    with pytest.raises(ConfigError, match=r"'random' does not play 'toy'.*cottage-garden"):
-        resolve_bot("random", "toy")
+    with pytest.raises(
+        ConfigError, match=r"'greedy' does not play 'toy'; it plays: cottage-garden"
+    ):
+        resolve_bot("greedy", "toy")
 
 
 class Gameless(Bot):
@@ -123,9 +126,9 @@ class Gameless(Bot):
     games = ()
 
 
-def test_bot_that_plays_no_game_says_so() -> None:
-    with pytest.raises(ConfigError, match=r"does not play 'toy'; it plays: no game"):
-        resolve_bot(f"{__name__}:Gameless", "toy")
+def test_a_bot_that_does_not_say_which_games_it_plays_is_refused() -> None:
+    with pytest.raises(ConfigError, match=r"does not say which games it plays; give its class"):
+        resolve_bot(f"{__name__}:Gameless", "cottage-garden")
 
 
 def test_module_class_with_params_has_a_canonical_label() -> None:
@@ -210,6 +213,7 @@ def test_a_module_in_the_working_directory_loads_by_module_class(
 ) -> None:
     (tmp_path / "localbot_mod.py").write_text(
         "from cgsim.games.bot import Bot\n\n\nclass Local(Bot):\n    name = 'local'\n"
+        "    games = ('cottage-garden',)\n"
         "    def choose(self, state, legal_actions, rng):\n        return legal_actions[0]\n"
     )
     monkeypatch.chdir(tmp_path)

@@ -12,12 +12,11 @@ from bots.kitchen_greedy import KitchenGreedyBot
 from cgsim import cli
 from cgsim.cli import app
 from cgsim.errors import ConfigError, UnknownBotError
-from cgsim.games.contract import Game
+from cgsim.games.contract import AnyGame
 from cgsim.games.kitchen.game import GAME as KITCHEN
 from cgsim.games.kitchen.observation import Observation
+from cgsim.games.registry import get_game
 from cgsim.studies.strength import (
-    LADDER,
-    LADDERS,
     SeatOutcome,
     StrengthReport,
     Task,
@@ -32,6 +31,9 @@ from cgsim.studies.strength import (
 )
 
 KITCHEN_PAIR = ["random", "kitchen-greedy"]
+
+
+LADDER = get_game("cottage-garden").info.ladder
 
 
 def _numbers(report: StrengthReport) -> tuple[object, ...]:
@@ -117,7 +119,7 @@ def test_kitchen_bench_does_not_depend_on_the_workers() -> None:
 
 
 def test_kitchen_has_its_own_default_ladder() -> None:
-    assert bot_specs(None, None, "kitchen-garden") == LADDERS["kitchen-garden"]
+    assert bot_specs(None, None, "kitchen-garden") == get_game("kitchen-garden").info.ladder
     assert bot_specs(None, 8, "kitchen-garden") == ("random", "kitchen-greedy", "kitchen-search")
     assert all(
         t.game == "kitchen-garden" for t in tasks_for(KITCHEN_PAIR, 1, 0, 0, "kitchen-garden")
@@ -133,7 +135,7 @@ def test_bots_see_only_their_observation_and_watchers_hear_every_action() -> Non
     seen: list[tuple[str, object]] = []
 
     class Spy(KitchenGreedyBot):
-        def new_game(self, game: Game, seat: int, state: Any) -> None:
+        def new_game(self, game: AnyGame, seat: int, state: Any) -> None:
             seen.append(("new_game", state))
             super().new_game(game, seat, state)
 
@@ -197,9 +199,14 @@ def test_bad_counts_name_the_option(kwargs: dict[str, Any], message: str) -> Non
         run_strength(**kwargs)
 
 
-def test_a_game_without_a_ladder_asks_for_bots() -> None:
+def test_a_game_without_a_ladder_asks_for_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    import toygame
+
+    monkeypatch.setattr(toygame.GAME, "info", dataclasses.replace(toygame.INFO, ladder=()))
     with pytest.raises(
-        ConfigError, match=r"'toy' has no built-in ladder.*name the bots with --bots"
+        ConfigError, match=r"'toy' declares no bot ladder; name the bots with --bots"
     ):
         default_ladder("toy")
 
@@ -207,7 +214,7 @@ def test_a_game_without_a_ladder_asks_for_bots() -> None:
 def test_a_ladder_on_a_game_without_two_players_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    solo_only = SimpleNamespace(min_players=1, max_players=1)
+    solo_only = SimpleNamespace(info=SimpleNamespace(min_players=1, max_players=1))
     monkeypatch.setattr("cgsim.studies.strength.get_game", lambda name: solo_only)
     with pytest.raises(ConfigError, match="has no 2-player game; name one bot with --bots"):
         run_strength(["random", "greedy"], games=1)

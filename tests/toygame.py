@@ -20,11 +20,66 @@ from pydantic import BaseModel, ConfigDict
 
 from cgsim.errors import ConfigError, IllegalActionError, RecordError
 from cgsim.games.bot import Bot
-from cgsim.games.contract import Action, GameResult, GameSummary
+from cgsim.games.contract import (
+    Action,
+    Breakdown,
+    Column,
+    ColumnType,
+    ComponentTable,
+    Frequency,
+    GameInfo,
+    GameResult,
+    GameSummary,
+    Schema,
+    Setup,
+)
 from cgsim.games.registry import register_game
 
 NAME = "toy"
 PASS = 0
+
+
+class ToyVariant(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    solo: bool | None = None
+
+
+SCHEMA = Schema(
+    games=(
+        Column("rounds", ColumnType.INT, "rounds played"),
+        Column("exact_hits", ColumnType.INT, "seats that hit their target", Breakdown.MEASURE),
+    ),
+    seats=(
+        Column("target", ColumnType.INT, "the secret target"),
+        Column("parity", ColumnType.STR, "odd or even target", Breakdown.CATEGORY),
+        Column("takes", ColumnType.INT, "steps taken", Breakdown.COUNT),
+        Column("passes", ColumnType.INT, "turns passed", Breakdown.ECONOMY),
+    ),
+    tables=(
+        ComponentTable(
+            "moves",
+            "one row per step of 3 or more",
+            (
+                Column("seat", ColumnType.INT, "the seat"),
+                Column("turn", ColumnType.INT, "the turn"),
+                Column("take", ColumnType.INT, "the step"),
+            ),
+            frequency=Frequency(key="take"),
+        ),
+    ),
+)
+INFO = GameInfo(
+    id=NAME,
+    title="Toy",
+    version="toy-1",
+    min_players=1,
+    max_players=4,
+    record_format="toy/1",
+    setups=(Setup("solo", 1), Setup("2 players", 2), Setup("3 players", 3)),
+    ladder=("random", f"{__name__}:Wanderer", f"{__name__}:Greedy"),
+    variant=ToyVariant,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +121,7 @@ class ToyRecorder:
 
 
 class ToyGame:
-    name = NAME
-    version = "toy-1"
-    min_players = 1
-    max_players = 4
+    info = INFO
 
     def make_rules(
         self,
@@ -78,7 +130,7 @@ class ToyGame:
         components: Path | None = None,
         variant: Mapping[str, Any] | None = None,
     ) -> ToyRules:
-        if not self.min_players <= players <= self.max_players:
+        if not INFO.min_players <= players <= INFO.max_players:
             raise ConfigError(f"players = {players}: the toy game takes 1 to 4")
         allowed = {"rounds", "max_take", "explode"}
         for key, value in overrides.items():
@@ -88,7 +140,8 @@ class ToyGame:
                 )
             if not isinstance(value, int) or isinstance(value, bool):
                 raise ConfigError(f"rules.{key} = {value!r}: must be an integer")
-        solo = bool((variant or {}).get("solo", players == 1))
+        variant = INFO.validate_variant(variant)
+        solo = bool(variant.get("solo", players == 1))
         return ToyRules(players=players, solo=solo, **dict(overrides))
 
     def rules_dict(self, rules: Any) -> dict[str, Any]:
@@ -149,6 +202,9 @@ class ToyGame:
     ) -> ToyRecorder:
         return ToyRecorder(rules, seed, seats)
 
+    def schema(self, rules: ToyRules) -> Schema:
+        return SCHEMA
+
     def summarize(self, record: Mapping[str, Any]) -> GameSummary:
         players = record["players"]
         turns = record["turns"]
@@ -156,6 +212,7 @@ class ToyGame:
         seats = tuple(
             {
                 "target": record["targets"][seat],
+                "parity": "even" if record["targets"][seat] % 2 == 0 else "odd",
                 "takes": sum(1 for t in turns if t["seat"] == seat and t["take"] != PASS),
                 "passes": sum(1 for t in turns if t["seat"] == seat and t["take"] == PASS),
             }

@@ -90,10 +90,10 @@ def register(app: typer.Typer) -> None:
         if solo:
             players = 1
         the_game = get_game(game)
-        if not the_game.min_players <= players <= the_game.max_players:
+        if not the_game.info.min_players <= players <= the_game.info.max_players:
             raise ConfigError(
                 f"--players {players} is not allowed for {game}; expected "
-                f"{the_game.min_players} to {the_game.max_players}"
+                f"{the_game.info.min_players} to {the_game.info.max_players}"
             )
         names = split_bot_list(bots)
         if len(names) == 1:

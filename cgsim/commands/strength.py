@@ -9,9 +9,7 @@ from typing import Annotated
 import typer
 
 from cgsim.games.registry import DEFAULT_GAME
-from cgsim.studies.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES, LADDERS
-
-_DEFAULT_LADDERS = "; ".join(f"{game}: {','.join(bots)}" for game, bots in LADDERS.items())
+from cgsim.studies.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES
 
 
 def register(app: typer.Typer) -> None:
@@ -37,16 +35,16 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--bots",
                 help="ladder to bench, weakest first: names separated by commas, or repeat "
-                "the option for specs with parameters (default: the game's ladder; "
-                f"{_DEFAULT_LADDERS})",
+                "the option for specs with parameters (default: the ladder the game declares; "
+                "'cgsim games' lists them)",
             ),
         ] = None,
         budget: Annotated[
             int | None,
             typer.Option(
                 "--budget",
-                help="playouts per decision of a plain mcts entry; positions kept per turn "
-                "of a plain beam entry",
+                help="search size of each entry named without parameters, for the bots "
+                "that declare one (e.g. playouts, positions kept per turn)",
             ),
         ] = None,
         game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,

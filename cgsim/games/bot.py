@@ -13,7 +13,10 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from cgsim.games.contract import Action, Game
+from cgsim.games.contract import Action, AnyGame
+
+ANY_GAME = "*"
+"""In ``Bot.games``: the bot plays every game (it only needs the contract)."""
 
 
 class NoParams(BaseModel):
@@ -27,13 +30,25 @@ class Bot:
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
-    games: ClassVar[tuple[str, ...]] = ("cottage-garden",)
+    games: ClassVar[tuple[str, ...]] = ()
+    """The ids of the games it plays (``ANY_GAME`` for every game); a bot that names none
+    is refused by the registry."""
     Params: ClassVar[type[BaseModel]] = NoParams
+    searches: ClassVar[bool] = False
+    """True for a bot that searches (many engine calls a decision): benches time it over
+    fewer games."""
+    budget_params: ClassVar[tuple[str, ...]] = ()
+    """The parameters that set its search size (``cgsim strength --budget``)."""
+
+    @classmethod
+    def plays(cls, game: str) -> bool:
+        """Whether the bot plays the game of that id."""
+        return game in cls.games or ANY_GAME in cls.games
 
     def __init__(self, params: BaseModel | None = None) -> None:
         self.params: Any = params if params is not None else self.Params()
 
-    def new_game(self, game: Game, seat: int, state: Any) -> None:
+    def new_game(self, game: AnyGame, seat: int, state: Any) -> None:
         """Called once before the first decision of a game (``state``: what the seat sees)."""
         self.game = game
         self.seat = seat

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 from cgsim.errors import ConfigError
-from cgsim.games.contract import Game
+from cgsim.games.contract import AnyGame
 
 DEFAULT_GAME = "cottage-garden"
 
@@ -20,7 +20,7 @@ def game_names() -> tuple[str, ...]:
     return tuple(_GAMES)
 
 
-def get_game(name: str = DEFAULT_GAME) -> Game:
+def get_game(name: str = DEFAULT_GAME) -> AnyGame:
     """The game object for a public id; a clear error listing the known ones otherwise."""
     try:
         target = _GAMES[name]
@@ -28,7 +28,7 @@ def get_game(name: str = DEFAULT_GAME) -> Game:
         known = ", ".join(_GAMES)
         raise ConfigError(f"unknown game {name!r}; known games: {known}") from None
     module_name, attribute = target.split(":")
-    game: Game = getattr(importlib.import_module(module_name), attribute)
+    game: AnyGame = getattr(importlib.import_module(module_name), attribute)
     return game
 
 

@@ -168,7 +168,7 @@ def list_bots(game: str | None = None) -> list[BotInfo]:
             source=source,
         )
         for name, (cls, source) in known_bots().items()
-        if game is None or game in cls.games
+        if game is None or cls.plays(game)
     ]
 
 
@@ -304,16 +304,22 @@ def resolve_bot(spec: str | Mapping[str, Any], game: str) -> BotSpec:
     else:
         known = known_bots()
         if target not in known:
-            names = [name for name, (c, _) in known.items() if game in c.games]
+            names = [name for name, (c, _) in known.items() if c.plays(game)]
             listed = ", ".join(names) if names else "none"
             raise UnknownBotError(
                 f"unknown bot {target!r}; known bots for {game}: {listed} "
                 "(or give module.path:Class)"
             )
         cls = known[target][0]
-    if game not in cls.games:
-        plays = ", ".join(cls.games) or "no game"
-        raise ConfigError(f"bot {target!r} does not play {game!r}; it plays: {plays}")
+    if not cls.games:
+        raise ConfigError(
+            f"bot {target!r} does not say which games it plays; give its class "
+            'games = ("<game id>", ...), or ("*",) for a bot that plays any game'
+        )
+    if not cls.plays(game):
+        raise ConfigError(
+            f"bot {target!r} does not play {game!r}; it plays: {', '.join(cls.games)}"
+        )
     params = _validate_params(target, cls, given)
     chosen = sorted(params.model_fields_set)
     label = target

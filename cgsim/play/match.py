@@ -20,7 +20,7 @@ from types import FrameType
 from typing import Any, ClassVar, NamedTuple
 
 from cgsim.games.bot import Bot, NoParams
-from cgsim.games.contract import Action, Game, GameResult, GameSummary, Row
+from cgsim.games.contract import Action, AnyGame, GameResult, GameSummary, Row
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.seeds import seat_seed
 
@@ -145,7 +145,7 @@ def overrides_observe(bot: Bot) -> bool:
 
 
 def _play(
-    game: Game,
+    game: AnyGame,
     rules: Any,
     seed: int,
     specs: Sequence[BotSpec],
@@ -190,14 +190,14 @@ def _play(
 
 
 def _game_row(
-    game: Game, game_id: int, block: int, seed: int, labels: Sequence[str], **values: Any
+    game: AnyGame, game_id: int, block: int, seed: int, labels: Sequence[str], **values: Any
 ) -> Row:
     return {
         "game_id": game_id,
         "block": block,
         "seed": seed,
-        "game": game.name,
-        "engine_version": game.version,
+        "game": game.info.id,
+        "engine_version": game.info.version,
         "players": len(labels),
         "seats": list(labels),
         "matchup": "+".join(sorted(set(labels))),
@@ -211,7 +211,7 @@ def _extend(core: Row, extra: Row) -> Row:
 
 
 def error_outcome(
-    game: Game,
+    game: AnyGame,
     *,
     game_id: int,
     block: int,
@@ -269,7 +269,7 @@ def _table_row(row: Row, game_id: int, block: int, labels: Sequence[str]) -> Row
 
 
 def _finished_outcome(
-    game: Game,
+    game: AnyGame,
     game_id: int,
     block: int,
     seed: int,
@@ -315,7 +315,7 @@ def _finished_outcome(
 
 
 def play_game(
-    game: Game,
+    game: AnyGame,
     rules: Any,
     seed: int,
     bots: Sequence[BotSpec],
@@ -373,7 +373,7 @@ def play_game(
 
 
 def play_spec(
-    game: Game,
+    game: AnyGame,
     rules: Any,
     spec: GameSpec,
     pool: Sequence[BotSpec],
@@ -406,7 +406,7 @@ class FirstLegalBot(Bot):
 PROBE_ACTION_LIMIT = 100_000
 
 
-def probe_game(game: Game, rules: Any, seed: int, players: int) -> GameOutcome:
+def probe_game(game: AnyGame, rules: Any, seed: int, players: int) -> GameOutcome:
     """One game of first-legal-action play: shows which columns the game's rows carry."""
     probe = BotSpec(label="probe", name="probe", cls=FirstLegalBot, params=NoParams())
     return play_game(game, rules, seed, [probe] * players, max_actions=PROBE_ACTION_LIMIT)

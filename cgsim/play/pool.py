@@ -26,7 +26,7 @@ import multiprocess
 import polars as pl
 from multiprocess.connection import wait
 
-from cgsim.games.contract import Game, Row
+from cgsim.games.contract import AnyGame, Row
 from cgsim.games.recordio import dumps
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import BotSpec
@@ -118,7 +118,7 @@ class Batch:
         return [self.games.row(i) for i, end in enumerate(ends) if end == ERROR_END]
 
 
-def play_batch(game: Game, context: WorkerContext, specs: Sequence[GameSpec]) -> Batch:
+def play_batch(game: AnyGame, context: WorkerContext, specs: Sequence[GameSpec]) -> Batch:
     """Play some games one after the other (what a worker does with a task)."""
     start = time.perf_counter()
     outcomes = [

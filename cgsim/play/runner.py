@@ -21,13 +21,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import polars as pl
 from tqdm import tqdm  # type: ignore[import-untyped]
 
 from cgsim.errors import CgsimError
-from cgsim.games.contract import Game, Row
+from cgsim.games.contract import AnyGame, Row
 from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig
 from cgsim.play.match import ERROR_END, probe_game
@@ -82,7 +82,7 @@ def cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-def new_manifest(config: RunConfig, plan: Plan, game: Game) -> dict[str, Any]:
+def new_manifest(config: RunConfig, plan: Plan, game: AnyGame) -> dict[str, Any]:
     """The manifest of a run about to start."""
     return {
         "name": config.name,
@@ -93,7 +93,7 @@ def new_manifest(config: RunConfig, plan: Plan, game: Game) -> dict[str, Any]:
         "bots": [bot.label for bot in plan.bots],
         "plan": plan.description,
         "cgsim_version": __version__,
-        "engine_version": game.version,
+        "engine_version": game.info.version,
         "run_seed": config.seed,
         "seeds": {
             "deal": "cgsim.play.seeds.deal_seed(run_seed, block)",
@@ -335,25 +335,23 @@ def format_summary(result: RunResult) -> str:
     return "\n".join(lines)
 
 
-DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.toml"
-
-
 def parallel_bench(
     games: int,
     seed: int,
     echo: Callable[[str], Any],
-    config: RunConfig | None = None,
+    config: RunConfig,
 ) -> tuple[float, float]:
     """Games per second on one worker and on every core, and the parallel efficiency.
 
-    Plays ``config`` (by default the project's ``configs/default.toml``) through the
+    Plays ``config`` (a tournament when it names a pool of bots, else a run) through the
     whole runner into a temporary directory, without records; prints the figures and
     returns the two rates.
     """
-    from cgsim.play.config import load_config, with_overrides
+    from cgsim.play.config import with_overrides
     from cgsim.play.schedules import plan_for
 
-    base = config if config is not None else load_config(DEFAULT_CONFIG)
+    base = config
+    command: Literal["run", "tournament"] = "tournament" if base.bots else "run"
     cores = cpu_count()
     rates: list[float] = []
     echo(f"Runner: games per second on {base.name!r} ({games} games, whole pipeline)")
@@ -363,7 +361,7 @@ def parallel_bench(
                 base,
                 {"games": games, "seed": seed, "workers": workers, "records": False, "out": folder},
             )
-            plan = plan_for(trial, "run")
+            plan = plan_for(trial, command)
             start = time.perf_counter()
             result = run_games(trial, plan, progress=False)
             rate = result.games_played / (time.perf_counter() - start)

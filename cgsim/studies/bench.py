@@ -13,77 +13,42 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cgsim.games.contract import Setup
 from cgsim.games.registry import DEFAULT_GAME, get_game
 from cgsim.play.bot_registry import list_bots, resolve_bot
 from cgsim.play.match import play_game
 from cgsim.studies.strength import play
 
 if TYPE_CHECKING:
-    from cgsim.games.contract import Game
+    from cgsim.games.contract import AnyGame
     from cgsim.play.config import RunConfig
 
 Echo = Callable[[str], Any]
-Setup = tuple[str, int, dict[str, Any]]
-"""A measured setup: its label, the number of players and the game's variant options."""
-
-SETUPS: tuple[Setup, ...] = (
-    ("solo", 1, {"solo": True}),
-    ("2 players", 2, {}),
-    ("3 players", 3, {}),
-    ("4 players", 4, {}),
-    ("2 players, a child of 5", 2, {"children": [5, None]}),
-)
-"""Cottage Garden's setups (the default game's)."""
-GAME_SETUPS: dict[str, tuple[Setup, ...]] = {
-    "cottage-garden": SETUPS,
-    "kitchen-garden": (("2 players", 2, {}), ("3 players", 3, {}), ("4 players", 4, {})),
-}
-"""The setups of each built-in game; any other game gets one per player count."""
-HEAVY_BOTS = frozenset({"mcts", "planner", "beam", "kitchen-search"})
-"""Bots that search: timed over a hundredth of the games, the others over a tenth."""
 BOT_BENCH_PLAYERS = 2
-PARALLEL_CONFIGS: dict[str, dict[str, Any]] = {
-    "kitchen-garden": {
-        "name": "kitchen-bench",
-        "game": "kitchen-garden",
-        "players": 2,
-        "seats": ["kitchen-greedy", "kitchen-greedy"],
-    },
-}
-"""The run the parallel figure plays for a game other than Cottage Garden.
-
-Cottage Garden plays the runner's default, ``configs/default.toml``. Kitchen Garden's
-own ``configs/kitchen-default.toml`` brings in ``kitchen-search`` (tens of milliseconds
-a decision), far too slow for a bench, so two greedy players stand in. Any other game
-plays random bots.
-"""
 
 
 def _players_label(players: int) -> str:
     return f"{players} player{'s' if players != 1 else ''}"
 
 
-def _bot_players(game: Game) -> int:
+def _bot_players(game: AnyGame) -> int:
     """Two players, or the nearest count the game allows."""
-    return min(max(BOT_BENCH_PLAYERS, game.min_players), game.max_players)
+    return min(max(BOT_BENCH_PLAYERS, game.info.min_players), game.info.max_players)
 
 
-def setups_for(game: Game) -> tuple[Setup, ...]:
-    """The setups the engine figure measures for ``game``."""
-    known = GAME_SETUPS.get(game.name)
-    if known is not None:
-        return known
-    return tuple((_players_label(n), n, {}) for n in range(game.min_players, game.max_players + 1))
+def setups_for(game: AnyGame) -> tuple[Setup, ...]:
+    """The setups the engine figure measures: the ones ``game`` declares."""
+    return game.info.setups
 
 
-def match_setups(game: Game) -> tuple[Setup, ...]:
-    """One setup per player count the game allows: the first of ``setups_for`` with it."""
+def match_setups(game: AnyGame) -> tuple[Setup, ...]:
+    """One setup per player count the game allows: the first declared with it."""
     chosen: dict[int, Setup] = {}
     for setup in setups_for(game):
-        chosen.setdefault(setup[1], setup)
+        chosen.setdefault(setup.players, setup)
     return tuple(
-        chosen.get(n, (_players_label(n), n, {}))
-        for n in range(game.min_players, game.max_players + 1)
+        chosen.get(n, Setup(_players_label(n), n))
+        for n in range(game.info.min_players, game.info.max_players + 1)
     )
 
 
@@ -138,7 +103,7 @@ def bot_decision_costs(
     rows = []
     for info in list_bots(game):
         spec = resolve_bot(info.name, game)
-        n_games = max(1, games // 100) if info.name in HEAVY_BOTS else max(1, games // 10)
+        n_games = max(1, games // 100) if spec.cls.searches else max(1, games // 10)
         spent, decisions = 0.0, 0
         for game_seed in range(seed, seed + n_games):
             bots = [spec.create() for _ in range(players)]
@@ -149,16 +114,20 @@ def bot_decision_costs(
     return rows
 
 
-def parallel_config(game: str) -> RunConfig | None:
-    """The run the parallel figure plays; None for the runner's default (Cottage Garden's)."""
+def parallel_config(game: str) -> RunConfig:
+    """The run the parallel figure plays: the game's ``bench_seats`` in a 2-player run,
+    or else a round robin of its ladder (Cottage Garden's main job)."""
     from cgsim.play.config import validate_config
 
-    if game == DEFAULT_GAME:
-        return None
-    data = PARALLEL_CONFIGS.get(game)
-    if data is None:
-        players = _bot_players(get_game(game))
-        data = {"name": "bench", "game": game, "players": players, "seats": ["random"] * players}
+    info = get_game(game).info
+    players = _bot_players(get_game(game))
+    data: dict[str, Any] = {"name": f"{game}-bench", "game": game, "players": players}
+    if info.bench_seats:
+        data["seats"] = list(info.bench_seats)
+    elif len(info.ladder) >= players > 1:
+        data["bots"] = list(info.ladder)
+    else:
+        data["seats"] = ["random"] * players
     return validate_config(data, f"bench config for {game}")
 
 
@@ -168,15 +137,18 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEF
     echo(f"Game: {game}")
     echo("")
     echo("Engine: random-vs-random games per second, one core")
-    echo(f"{'setup':<26} {'games/s':>9} {'decisions/game':>15}")
-    for label, players, variant in setups_for(the_game):
-        rate, decisions = random_games_per_second(players, variant, games, seed, game)
-        echo(f"{label:<26} {rate:>9.0f} {decisions:>15.1f}")
+    echo(f"{'setup':<32} {'games/s':>9} {'decisions/game':>15}")
+    for setup in setups_for(the_game):
+        variant = dict(setup.variant)
+        rate, decisions = random_games_per_second(setup.players, variant, games, seed, game)
+        echo(f"{setup.name:<32} {rate:>9.0f} {decisions:>15.1f}")
     echo("")
     echo("Match loop (bots, record and summary per game), random bots, one core")
-    for _, players, variant in match_setups(the_game):
-        rate = match_games_per_second(players, max(20, games // 3), seed, game, variant)
-        echo(f"{players} player(s){'':<15} {rate:>9.0f}")
+    for setup in match_setups(the_game):
+        rate = match_games_per_second(
+            setup.players, max(20, games // 3), seed, game, dict(setup.variant)
+        )
+        echo(f"{_players_label(setup.players):<32} {rate:>9.0f}")
     echo("")
     echo(f"Bots: mean cost per real decision ({_players_label(_bot_players(the_game))})")
     echo(f"{'bot':<14} {'ms/decision':>12} {'decisions':>10}")

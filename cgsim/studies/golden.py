@@ -20,7 +20,7 @@ import zstandard
 
 from cgsim.errors import CgsimError
 from cgsim.games.recordio import iter_records
-from cgsim.games.registry import get_game
+from cgsim.games.registry import DEFAULT_GAME, get_game
 
 DIGESTS = "golden.jsonl"
 RECORDS = "records.jsonl.zst"
@@ -41,31 +41,20 @@ class GoldenGame:
 
 
 def default_games(
-    games_per_setup: int, bots: Sequence[str], game: str = "cottage-garden"
+    games_per_setup: int, bots: Sequence[str], game: str = DEFAULT_GAME
 ) -> list[GoldenGame]:
-    """Golden games over every player count of ``game`` (for Cottage Garden also the solo
-    game and the children's variant), seats taken by ``bots`` in turn."""
-    setups: list[tuple[int, dict[str, Any]]]
-    if game == "cottage-garden":
-        setups = [
-            (1, {"solo": True}),
-            (2, {}),
-            (3, {}),
-            (4, {}),
-            (2, {"children": [5, None]}),
-            (3, {"children": [None, 7, 6]}),
-        ]
-    else:
-        the_game = get_game(game)
-        setups = [
-            (players, {}) for players in range(the_game.min_players, the_game.max_players + 1)
-        ]
+    """Golden games over every setup ``game`` declares, seats taken by ``bots`` in turn."""
     games = []
-    for index, (players, variant) in enumerate(setups):
+    for index, setup in enumerate(get_game(game).info.setups):
         for k in range(games_per_setup):
-            seats = tuple(bots[(k + seat) % len(bots)] for seat in range(players))
-            games.append(GoldenGame(game, players, variant, {}, seats, 1000 * index + k))
+            seats = tuple(bots[(k + seat) % len(bots)] for seat in range(setup.players))
+            variant = {key: _json_ready(value) for key, value in setup.variant.items()}
+            games.append(GoldenGame(game, setup.players, variant, {}, seats, 1000 * index + k))
     return games
+
+
+def _json_ready(value: Any) -> Any:
+    return list(value) if isinstance(value, tuple) else value
 
 
 def record_hash(record: Mapping[str, Any]) -> str:

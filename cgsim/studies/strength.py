@@ -34,16 +34,9 @@ from cgsim.play.seeds import derive_seed, seat_seed
 
 if TYPE_CHECKING:
     from cgsim.games.bot import Bot
-    from cgsim.games.contract import Game
+    from cgsim.games.contract import AnyGame
     from cgsim.reporting.stats import Interval
 
-LADDERS: dict[str, tuple[str, ...]] = {
-    "cottage-garden": ("random", "greedy", "planner", "beam"),
-    "kitchen-garden": ("random", "kitchen-greedy", "kitchen-search"),
-}
-"""The built-in ladder of each game, weakest first."""
-LADDER = LADDERS[DEFAULT_GAME]
-"""Cottage Garden's ladder (the default game's)."""
 DEFAULT_GAMES = 500
 """Deals per pair: 1,000 games with the seats swapped."""
 DEFAULT_SOLO_GAMES = 300
@@ -120,14 +113,11 @@ class StrengthReport:
 
 
 def default_ladder(game: str) -> tuple[str, ...]:
-    """The built-in ladder of ``game``; a clear error for a game that has none."""
-    try:
-        return LADDERS[game]
-    except KeyError:
-        raise ConfigError(
-            f"--game {game!r} has no built-in ladder (built-in for: {', '.join(LADDERS)}); "
-            "name the bots with --bots"
-        ) from None
+    """The ladder ``game`` declares; a clear error for a game that declares none."""
+    ladder = get_game(game).info.ladder
+    if not ladder:
+        raise ConfigError(f"--game {game!r} declares no bot ladder; name the bots with --bots")
+    return ladder
 
 
 def bot_specs(
@@ -135,17 +125,17 @@ def bot_specs(
 ) -> tuple[str, ...]:
     """The ladder to bench: ``bots`` (names or specs, weakest first) or the game's own.
 
-    ``budget`` sets the playouts of a plain ``mcts`` entry and the width (positions
-    kept per searched turn) of a plain ``beam`` entry. Every spec must play ``game``.
+    ``budget`` sets the search-size parameters (``Bot.budget_params``) of every entry named
+    without parameters. Every spec must play ``game``.
     """
     specs = []
     for text in tuple(bots) if bots else default_ladder(game):
         spec = text.strip()
-        if spec == "mcts" and budget is not None:
-            spec = f"mcts:playouts={budget}"
-        elif spec == "beam" and budget is not None:
-            spec = f"beam:width={budget},solo_width={budget}"
-        resolve_bot(spec, game)
+        resolved = resolve_bot(spec, game)
+        names = resolved.cls.budget_params
+        if budget is not None and names and spec == resolved.name:
+            spec = f"{spec}:" + ",".join(f"{name}={budget}" for name in names)
+            resolve_bot(spec, game)
         specs.append(spec)
     return tuple(specs)
 
@@ -160,14 +150,16 @@ def _rules(game: str, players: int) -> Any:
     return get_game(game).make_rules(players, {}, None, {})
 
 
-def play(game: Game, bots: Sequence[Bot], deal_seed: int, bot_seed: int) -> tuple[SeatOutcome, ...]:
+def play(
+    game: AnyGame, bots: Sequence[Bot], deal_seed: int, bot_seed: int
+) -> tuple[SeatOutcome, ...]:
     """One game with ``bots`` in seat order: a minimal loop that times each decision.
 
     Like a run, it asks a bot only when more than one action is legal, hands every bot
     its seat's observation, and tells bots that override ``observe`` of every action.
     """
     players = len(bots)
-    state = game.new_game(_rules(game.name, players), deal_seed)
+    state = game.new_game(_rules(game.info.id, players), deal_seed)
     for seat, bot in enumerate(bots):
         bot.new_game(game, seat, game.observation(state, seat))
     watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
@@ -320,9 +312,9 @@ def run_strength(
     if workers < 1:
         raise ConfigError(f"--workers {workers} is not allowed; expected 1 or more")
     ladder = bot_specs(bots, budget, game)
-    if len(ladder) > 1 and the_game.max_players < 2:
+    if len(ladder) > 1 and the_game.info.max_players < 2:
         raise ConfigError(f"--game {game!r} has no 2-player game; name one bot with --bots")
-    has_solo = the_game.min_players <= 1
+    has_solo = the_game.info.min_players <= 1
     tasks = tasks_for(ladder, games, solo_games if has_solo else 0, seed, game)
     start = time.perf_counter()
     results = execute(tasks, workers, progress)

@@ -18,8 +18,8 @@ from cgsim.games.registry import get_game
 
 def test_registered_under_its_name() -> None:
     game = get_game("kitchen-garden")
-    assert game is GAME and game.name == "kitchen-garden"
-    assert (game.min_players, game.max_players) == (2, 4)
+    assert game is GAME and game.info.id == "kitchen-garden"
+    assert (game.info.min_players, game.info.max_players) == (2, 4)
     assert game.rules_dict(game.make_rules(2, {}))["turn_cap"] == 400
 
 

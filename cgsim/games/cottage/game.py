@@ -7,22 +7,16 @@ from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError
-from cgsim.games.contract import GameResult, GameSummary
+from cgsim.games.contract import GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.cottage import rules as engine
 from cgsim.games.cottage.actions import LegalActions
 from cgsim.games.cottage.components import load_catalogue
+from cgsim.games.cottage.declaration import ENGINE_VERSION, INFO, schema
 from cgsim.games.cottage.record import CottageRecorder, replay
 from cgsim.games.cottage.render import render
 from cgsim.games.cottage.settings import corner_count, make_settings
 from cgsim.games.cottage.state import PH_OVER, Rules, State, player_score
 from cgsim.games.cottage.summary import summarize
-
-ENGINE_VERSION = "cottage-1.0"
-"""Bumped whenever a change alters any outcome; stamped into records and results."""
-
-VARIANT_KEYS = ("solo", "children")
-SOLO_BENCHMARKS = {"very good": 70.0, "exceptional": 80.0}
-"""The rulebook's solo benchmarks (reports draw them on solo score distributions)."""
 
 
 def result_of(state: State) -> GameResult:
@@ -43,10 +37,7 @@ def result_of(state: State) -> GameResult:
 class CottageGarden:
     """The ``Game`` object for Cottage Garden (see ``cgsim.games.contract.Game``)."""
 
-    name = "cottage-garden"
-    version = ENGINE_VERSION
-    min_players = 1
-    max_players = 4
+    info: GameInfo = INFO
 
     def make_rules(
         self,
@@ -55,12 +46,7 @@ class CottageGarden:
         components: Path | None = None,
         variant: Mapping[str, Any] | None = None,
     ) -> Rules:
-        variant = dict(variant or {})
-        unknown = sorted(set(variant) - set(VARIANT_KEYS))
-        if unknown:
-            raise ConfigError(
-                f"unknown variant option {unknown[0]!r}; allowed: {', '.join(VARIANT_KEYS)}"
-            )
+        variant = INFO.validate_variant(variant)
         settings = make_settings(
             players, overrides, solo=variant.get("solo"), children=variant.get("children")
         )
@@ -85,8 +71,9 @@ class CottageGarden:
         data["players"] = rules.players
         data["components"] = rules.catalogue.source
         data["components_digest"] = rules.catalogue.digest()
-        if rules.settings.solo:
-            data["score_benchmarks"] = dict(SOLO_BENCHMARKS)
+        benchmarks = INFO.benchmarks_for(rules.players)
+        if benchmarks:
+            data["score_benchmarks"] = benchmarks
         return data
 
     def new_game(self, rules: Any, seed: int) -> State:
@@ -117,6 +104,9 @@ class CottageGarden:
         self, rules: Any, seed: int, seats: Sequence[Mapping[str, Any]], state: Any
     ) -> CottageRecorder:
         return CottageRecorder(seed, seats, state, ENGINE_VERSION)
+
+    def schema(self, rules: Rules) -> Schema:
+        return schema(rules)
 
     def summarize(self, record: Mapping[str, Any]) -> GameSummary:
         return summarize(record)

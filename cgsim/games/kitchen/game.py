@@ -12,27 +12,23 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cgsim.games.contract import Action, GameResult, GameSummary
+from cgsim.games.contract import Action, GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.kitchen import record as records
 from cgsim.games.kitchen import rules as engine
+from cgsim.games.kitchen.declaration import INFO, VERSION, schema
 from cgsim.games.kitchen.observation import Observation, determinize, observe
 from cgsim.games.kitchen.render import render
 from cgsim.games.kitchen.scoring import result
-from cgsim.games.kitchen.settings import MAX_PLAYERS, MIN_PLAYERS, KitchenRules, make_rules
+from cgsim.games.kitchen.settings import KitchenRules, make_rules
 from cgsim.games.kitchen.settings import settings_dict as _settings_dict
 from cgsim.games.kitchen.state import OVER, State
 from cgsim.games.kitchen.summary import summarize
-
-VERSION = "kitchen-garden/1.0"
 
 
 class KitchenGarden:
     """The Kitchen Garden game object (stateless; states carry their rules)."""
 
-    name = "kitchen-garden"
-    version = VERSION
-    min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
+    info: GameInfo = INFO
 
     def make_rules(
         self,
@@ -41,7 +37,7 @@ class KitchenGarden:
         components: Path | None = None,
         variant: Mapping[str, Any] | None = None,
     ) -> KitchenRules:
-        return make_rules(players, overrides, components, variant)
+        return make_rules(players, overrides, components, INFO.validate_variant(variant))
 
     def rules_dict(self, rules: KitchenRules) -> dict[str, Any]:
         return _settings_dict(rules)
@@ -78,6 +74,9 @@ class KitchenGarden:
         self, rules: KitchenRules, seed: int, seats: Sequence[Mapping[str, Any]], state: State
     ) -> records.KitchenRecorder:
         return records.KitchenRecorder(rules, seed, seats, state, VERSION)
+
+    def schema(self, rules: KitchenRules) -> Schema:
+        return schema(rules)
 
     def summarize(self, record: Mapping[str, Any]) -> GameSummary:
         return summarize(record)

@@ -10,7 +10,7 @@ import pytest
 import toygame
 
 from cgsim.play.bot_registry import resolve_bot
-from cgsim.play.match import GameOutcome, play_game, probe_game
+from cgsim.play.match import GameOutcome, play_game
 from cgsim.play.results import scan
 from cgsim.play.storage import (
     Columns,
@@ -43,8 +43,8 @@ def outcomes(crash: bool = False) -> list[GameOutcome]:
     return [play_game(GAME, RULES, seed, [greedy, second], game_id=seed) for seed in (3, 1, 2)]
 
 
-def test_schema_from_a_probe_keeps_error_chunks_compatible() -> None:
-    schemas = TableSchemas.from_outcome(probe_game(GAME, RULES, 1, 2))
+def test_the_declared_schema_keeps_error_chunks_compatible() -> None:
+    schemas = TableSchemas.from_schema(GAME.schema(RULES))
     errors = outcomes(crash=True)
     games = schemas.frame("games", Columns.from_rows([o.game for o in errors]))
     assert games["game_id"].to_list() == [1, 2, 3]
@@ -53,6 +53,10 @@ def test_schema_from_a_probe_keeps_error_chunks_compatible() -> None:
     normal = outcomes()
     finished = schemas.frame("games", Columns.from_rows([o.game for o in normal]))
     assert finished.schema == games.schema
+    assert [c for c in finished.columns if c in ("rounds", "exact_hits")] == [
+        "rounds",
+        "exact_hits",
+    ]
     seats = schemas.frame("seats", Columns.from_rows([r for o in normal for r in o.seats]))
     assert seats.select("game_id", "seat").rows() == [
         (1, 0),
@@ -78,9 +82,9 @@ def test_list_columns_match_plain_construction() -> None:
 def test_new_columns_extend_the_schema() -> None:
     schemas = TableSchemas()
     first = schemas.frame("beds", Columns.from_rows([{"game_id": 1, "pots": None}]))
-    assert first.columns == ["game_id", "block", "seat"]
+    assert first.columns == ["game_id", "block", "seat", "bot"]
     second = schemas.frame("beds", Columns.from_rows([{"game_id": 2, "seat": 0, "pots": 3}]))
-    assert second.columns == ["game_id", "block", "seat", "pots"]
+    assert second.columns == ["game_id", "block", "seat", "bot", "pots"]
     assert schemas.tables["beds"]["pots"] == pl.Int64
 
 

@@ -127,7 +127,8 @@ class Frequency:
 @dataclass(frozen=True, slots=True)
 class ComponentTable:
     """An extra result table of the game's own: one row per component use (a bed scored,
-    a tile taken...), with ``game_id`` and ``block`` added by the machinery."""
+    a tile taken...). The machinery leads each row with ``game_id``, ``block``, ``seat``
+    and, when the row names a seat, that seat's ``bot``."""
 
     name: str
     text: str

@@ -30,7 +30,7 @@ from cgsim.errors import CgsimError
 from cgsim.games.contract import AnyGame, Row
 from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig
-from cgsim.play.match import ERROR_END, probe_game
+from cgsim.play.match import ERROR_END
 from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
 from cgsim.play.results import scan
 from cgsim.play.schedules import Plan
@@ -94,6 +94,13 @@ def new_manifest(config: RunConfig, plan: Plan, game: AnyGame) -> dict[str, Any]
         "plan": plan.description,
         "cgsim_version": __version__,
         "engine_version": game.info.version,
+        "game_info": {
+            "id": game.info.id,
+            "title": game.info.title,
+            "version": game.info.version,
+            "record_format": game.info.record_format,
+        },
+        "schema": game.schema(plan.rules).to_json(),
         "run_seed": config.seed,
         "seeds": {
             "deal": "cgsim.play.seeds.deal_seed(run_seed, block)",
@@ -210,8 +217,7 @@ def run_games(
     store.write_manifest(manifest)
 
     workers = max(1, min(config.workers or cpu_count(), remaining))
-    first = plan.schedule.spec(0)
-    schemas = TableSchemas.from_outcome(probe_game(game, plan.rules, first.seed, len(first.seats)))
+    schemas = TableSchemas.from_schema(game.schema(plan.rules))
     progress_bar = tqdm(
         total=total,
         initial=total - remaining,

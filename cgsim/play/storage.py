@@ -24,9 +24,8 @@ from typing import Any
 import polars as pl
 import zstandard
 
-from cgsim.games.contract import Row
+from cgsim.games.contract import Column, ColumnType, Row, Schema
 from cgsim.games.recordio import iter_records
-from cgsim.play.match import GameOutcome
 from cgsim.play.results import (
     CHUNK_GLOB,
     CORE_SCHEMAS,
@@ -44,8 +43,10 @@ EXTRA_TABLE_CORE: dict[str, pl.DataType] = {
     "game_id": pl.Int64(),
     "block": pl.Int64(),
     "seat": pl.Int64(),
+    "bot": pl.String(),
 }
-"""Columns the runner puts first in every game-specific table."""
+"""Columns the runner puts first in every game-specific table (the seat's bot label
+when a row names a seat)."""
 
 SORT_KEYS: dict[str, list[str]] = {"games": ["game_id"], "seats": ["game_id", "seat"]}
 RUN_IDENTITY_IGNORES = ("workers",)
@@ -116,9 +117,18 @@ class Columns:
         return {name: column[index] for name, column in self.data.items()}
 
 
-def _inferred(rows: Sequence[Row]) -> dict[str, pl.DataType]:
-    frame = pl.from_dicts(list(rows), infer_schema_length=None)
-    return {name: dtype for name, dtype in frame.schema.items() if dtype != pl.Null}
+POLARS_TYPES: dict[ColumnType, pl.DataType] = {
+    ColumnType.INT: pl.Int64(),
+    ColumnType.FLOAT: pl.Float64(),
+    ColumnType.BOOL: pl.Boolean(),
+    ColumnType.STR: pl.String(),
+    ColumnType.INT_LIST: pl.List(pl.Int64()),
+}
+"""How each declared column type is stored."""
+
+
+def _polars_types(columns: Sequence[Column]) -> dict[str, pl.DataType]:
+    return {column.name: POLARS_TYPES[column.type] for column in columns}
 
 
 class TableSchemas:
@@ -138,12 +148,13 @@ class TableSchemas:
                 known.setdefault(column, dtype)
 
     @classmethod
-    def from_outcome(cls, outcome: GameOutcome | None) -> TableSchemas:
-        """Schemas from a finished probe game (core columns only when there is none)."""
-        if outcome is None or outcome.error is not None:
-            return cls()
-        tables = {"games": _inferred([outcome.game]), "seats": _inferred(outcome.seats)}
-        tables |= {name: _inferred(rows) for name, rows in outcome.tables.items() if rows}
+    def from_schema(cls, schema: Schema) -> TableSchemas:
+        """Every table's column types from the game's declared schema."""
+        tables = {
+            "games": _polars_types(schema.games),
+            "seats": _polars_types(schema.seats),
+        }
+        tables |= {table.name: _polars_types(table.columns) for table in schema.tables}
         return cls(tables)
 
     def frame(self, table: str, rows: Columns) -> pl.DataFrame:

@@ -22,7 +22,6 @@ import polars as pl
 from cgsim.errors import CgsimError
 from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig, with_overrides
-from cgsim.play.match import probe_game
 from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
 from cgsim.play.runner import cpu_count
 from cgsim.play.schedules import plan_for
@@ -179,9 +178,7 @@ class GameBatches:
         self.config = config
         self.plan = plan_for(config, "run" if config.seats else "tournament")
         self.game = get_game(config.game)
-        first = self.plan.schedule.spec(0)
-        probe = probe_game(self.game, self.plan.rules, first.seed, len(first.seats))
-        self.schemas = TableSchemas.from_outcome(probe)
+        self.schemas = TableSchemas.from_schema(self.game.schema(self.plan.rules))
         self.workers = max(1, workers or config.workers or cpu_count())
         context = WorkerContext(
             config.game, self.plan.rules, self.plan.bots, False, config.time_limit

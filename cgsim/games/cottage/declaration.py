@@ -77,7 +77,6 @@ BEDS = ComponentTable(
     "one row per bed scored: its board and side, what it scored, how long it took",
     (
         Column("seat", INT, "the seat that scored it"),
-        Column("bot", STR, "that seat's bot"),
         Column("board", STR, "flowerbed board"),
         Column("side", STR, "board side"),
         Column("pots", INT, "flowerpots on the bed when scored (points)"),
@@ -99,7 +98,6 @@ TILES = ComponentTable(
     "one row per flower tile taken: its kind and size, the printed features it covered",
     (
         Column("seat", INT, "the seat that took it"),
-        Column("bot", STR, "that seat's bot"),
         Column("kind", STR, "tile kind (shape name)"),
         Column("size", INT, "cells"),
         Column("covered", INT, "printed pots and cloches it covered"),

@@ -10,7 +10,7 @@ import toygame
 from typer.testing import CliRunner
 
 from cgsim.cli import app
-from cgsim.commands.engine import parse_children, parse_rule_overrides, split_bot_list
+from cgsim.commands.engine import parse_rule_overrides, parse_variant_options, split_bot_list
 from cgsim.errors import CgsimError, ConfigError, RecordError
 
 toygame.register()
@@ -34,16 +34,32 @@ def test_play_prints_the_result_table_and_writes_a_record(tmp_path: Path) -> Non
 
 
 def test_play_show_renders_every_turn() -> None:
-    code, out = invoke("play", "--solo", "--seed", "2", "--show")
+    code, out = invoke("play", "--players", "1", "--seed", "2", "--show")
     assert code == 0, out
     assert "=== turn 1 ===" in out and "=== final ===" in out and "bed 0 board" in out
 
 
 def test_play_with_children_and_rule_overrides() -> None:
     code, out = invoke(
-        "play", "--players", "2", "--children", "5,none", "--rule", "cat_limit=3", "--seed", "4"
+        "play",
+        "--players",
+        "2",
+        "--variant",
+        "children=5,none",
+        "--rule",
+        "cat_limit=3",
+        "--seed",
+        "4",
     )
     assert code == 0, out
+
+
+def test_games_lists_each_declaration() -> None:
+    code, out = invoke("games")
+    assert code == 0, out
+    assert "cottage-garden: Cottage Garden" in out and "kitchen-garden: Kitchen Garden" in out
+    assert "variant option children: children's variant" in out
+    assert "ladder, weakest first: random, greedy, planner, beam" in out
 
 
 def test_replay_renders_a_chosen_turn(tmp_path: Path) -> None:
@@ -97,9 +113,14 @@ def test_a_game_ending_in_error_exits_1() -> None:
         (("play", "--players", "2", "--bots", "random,random,random"), "gives 3 bots"),
         (("play", "--rule", "cat_limt=3"), "unknown rule setting 'cat_limt'"),
         (("play", "--rule", "cat_limit=-1"), "rules.cat_limit"),
-        (("play", "--children", "9,none"), "age 9"),
-        (("play", "--children", "5,grown-up"), "age 'grown-up'"),
-        (("play", "--game", "kitchen-garden", "--children", "5,none"), "has none"),
+        (("play", "--variant", "children=9,none"), "age 9"),
+        (("play", "--variant", "children=5,grown-up"), "age 'grown-up'"),
+        (("play", "--variant", "children"), "expected NAME=VALUE"),
+        (("play", "--variant", "teams=2"), "allowed: solo, children"),
+        (
+            ("play", "--game", "kitchen-garden", "--variant", "children=5,none"),
+            "allowed: none",
+        ),
         (("play", "--game", "chess"), "unknown game 'chess'"),
     ],
 )
@@ -174,6 +195,9 @@ def test_rule_overrides_and_children_parsing() -> None:
         "beehives": [3, 1],
         "solo": False,
     }
-    assert parse_children("5,none,7") == [5, "none", 7]
+    assert parse_variant_options(["children=5,none,7", "solo=true"]) == {
+        "children": [5, "none", 7],
+        "solo": True,
+    }
     with pytest.raises(ConfigError):
         parse_rule_overrides(["nonsense"])

@@ -43,16 +43,30 @@ def parse_rule_overrides(pairs: list[str]) -> dict[str, Any]:
     return overrides
 
 
-def parse_children(text: str | None) -> list[int | str] | None:
-    """``--children 5,none``: each seat's age, or a word for an adult.
+def parse_variant_options(pairs: list[str]) -> dict[str, Any]:
+    """``--variant children=5,none --variant solo=true``: the game's own seat options.
 
-    The words are judged by the settings (``cgsim.games.cottage.settings``), the one place that
-    knows which ages and which words for an adult are allowed.
+    A value is read as JSON, a comma-separated value as a list of such values, else as
+    text; the game's variant model judges them.
     """
-    if text is None:
-        return None
-    pieces = [piece.strip().lower() for piece in text.split(",")]
-    return [int(piece) if piece.isdigit() else piece for piece in pieces]
+    import json
+
+    def value_of(text: str) -> Any:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            return text.strip().lower()
+
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--variant {pair!r}: expected NAME=VALUE")
+        is_list = "," in value and not value.lstrip().startswith(("[", "{", '"'))
+        options[key.strip()] = (
+            [value_of(v) for v in value.split(",")] if is_list else value_of(value)
+        )
+    return options
 
 
 def register(app: typer.Typer) -> None:
@@ -65,10 +79,12 @@ def register(app: typer.Typer) -> None:
             str, typer.Option(help="Bot per seat, comma-separated (one bot fills every seat).")
         ] = "random",
         seed: Annotated[int, typer.Option(help="Deal seed.")] = 1,
-        solo: Annotated[bool, typer.Option("--solo", help="The solo game (1 player).")] = False,
-        children: Annotated[
-            str | None,
-            typer.Option(help="Children's variant: each seat's age 5, 6, 7 or none, e.g. 5,none."),
+        variant: Annotated[
+            list[str] | None,
+            typer.Option(
+                help="The game's own option NAME=VALUE (repeatable), e.g. children=5,none; "
+                "'cgsim games' lists each game's options."
+            ),
         ] = None,
         rule: Annotated[
             list[str] | None, typer.Option(help="Rule setting override NAME=VALUE (repeatable).")
@@ -87,8 +103,6 @@ def register(app: typer.Typer) -> None:
         from cgsim.play.bot_registry import resolve_bot
         from cgsim.play.match import play_game
 
-        if solo:
-            players = 1
         the_game = get_game(game)
         if not the_game.info.min_players <= players <= the_game.info.max_players:
             raise ConfigError(
@@ -103,15 +117,8 @@ def register(app: typer.Typer) -> None:
                 f"--bots gives {len(names)} bots for {players} players; give 1 or {players}"
             )
         specs = [resolve_bot(name, game) for name in names]
-        variant: dict[str, Any] = {}
-        if game == "cottage-garden":
-            variant["solo"] = players == 1
-            ages = parse_children(children)
-            if ages is not None:
-                variant["children"] = ages
-        elif children is not None:
-            raise ConfigError(f"--children is a Cottage Garden variant; {game} has none")
-        rules = the_game.make_rules(players, parse_rule_overrides(rule or []), components, variant)
+        options = parse_variant_options(variant or [])
+        rules = the_game.make_rules(players, parse_rule_overrides(rule or []), components, options)
         outcome = play_game(the_game, rules, seed, specs, record=True)
         data = outcome.record
         if outcome.error is not None:
@@ -125,6 +132,24 @@ def register(app: typer.Typer) -> None:
         _print_result(outcome.game, outcome.seats)
         if outcome.error is not None:
             raise typer.Exit(1)
+
+    @app.command()
+    def games() -> None:
+        """List every game: players, setups, its own variant options and its bot ladder."""
+        from cgsim.games.registry import game_names
+
+        for name in game_names():
+            info = get_game(name).info
+            typer.echo(f"{info.id}: {info.title} (engine {info.version})")
+            typer.echo(f"    players: {info.min_players} to {info.max_players}")
+            typer.echo(f"    setups: {'; '.join(setup.name for setup in info.setups)}")
+            fields = info.variant.model_fields
+            if not fields:
+                typer.echo("    variant options: none")
+            for key, field in fields.items():
+                typer.echo(f"    variant option {key}: {field.description or ''}")
+            typer.echo(f"    ladder, weakest first: {', '.join(info.ladder) or 'none'}")
+            typer.echo(f"    record format: {info.record_format}")
 
     @app.command()
     def replay(

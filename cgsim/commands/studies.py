@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from cgsim.errors import CgsimError
+from cgsim.games.registry import DEFAULT_GAME
 
 if TYPE_CHECKING:
     import polars as pl
@@ -38,11 +39,13 @@ class StudyInputError(CgsimError):
 @golden_app.command("record")
 def golden_record(
     out: Annotated[Path, typer.Option(help="Folder to write the golden games to.")],
-    games: Annotated[int, typer.Option(help="Games per setup (solo, 2-4 players, children).")] = 3,
+    games: Annotated[
+        int, typer.Option(help="Games per setup the game declares ('cgsim games' lists them).")
+    ] = 3,
     bots: Annotated[
         str, typer.Option(help="Bots that take the seats in turn, comma-separated.")
     ] = DEFAULT_GOLDEN_BOTS,
-    game: Annotated[str, typer.Option(help="Which game.")] = "cottage-garden",
+    game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
 ) -> None:
     """Play the golden games and store their digests and records."""
     from cgsim.commands.engine import split_bot_list

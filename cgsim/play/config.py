@@ -50,8 +50,8 @@ def _bot_entry(value: Any) -> Any:
     if isinstance(value, Mapping | BotEntry):
         return value
     raise ValueError(
-        "a bot is a spec string such as 'greedy:pots=1.5' or a table "
-        "{bot = 'greedy', params = {pots = 1.5}}"
+        "a bot is a spec string such as 'NAME:PARAM=VALUE' or a table "
+        "{bot = 'NAME', params = {PARAM = VALUE}}"
     )
 
 

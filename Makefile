@@ -49,8 +49,10 @@ strength: $(STAMP)
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
 
-# Play 12,000 random games over every player count, the solo game and the children's
-# variant, keep their records, and check every event of every record against the rules.
+# Play 12,000 random Cottage Garden games over every player count, the solo game and the
+# children's variant, and 3,000 Kitchen Garden games of random and greedy seats over 2-4
+# players; keep their records, and check every event of every record against its game's
+# rules (one command for both games: each record's format picks its checker).
 check-records: $(STAMP)
 	for config in configs/selfcheck/*.toml; do \
 		$(CGSIM) run $$config --out results --no-report || exit 1; \

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from cgsim.games.cottage.checker import Violation, check_record, iter_records
+from cgsim.games import recordio
+from cgsim.games.checkers import Violation, check_record
 
 SHOWN_PER_RECORD = 20
 
@@ -24,17 +26,18 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--quiet", "-q", help="Print only the per-file counts.")
         ] = False,
     ) -> None:
-        """Check game records against the rules, event by event, without the engine.
+        """Check game records of either game against its rules, event by event, without
+        the engine (each record's format tag picks the checker; files may mix games).
 
         Exit code 0 when every record is valid, 1 when any breaks a rule, 2 when a file
-        cannot be read as records.
+        cannot be read as records or holds a record of an unknown format.
         """
         any_invalid = False
         for path in files:
             checked = valid = 0
-            for number, record in enumerate(iter_records(path), start=1):
+            for number, record in enumerate(recordio.iter_records(path), start=1):
                 checked += 1
-                violations = check_record(record)
+                violations = check_record(record, f"{path}: record {number}")
                 if not violations:
                     valid += 1
                     continue
@@ -47,7 +50,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1)
 
 
-def violation_lines(path: Path, number: int, violations: list[Violation]) -> list[str]:
+def violation_lines(path: Path, number: int, violations: Sequence[Violation]) -> list[str]:
     """``FILE:record K: turn N event E: message`` lines, at most 20, then a count."""
     lines = []
     for violation in violations[:SHOWN_PER_RECORD]:

@@ -4,7 +4,9 @@
 children's variant) and stores, per game, a compact digest (seed, seats, settings,
 final scores, a hash of the record) plus the full records. ``check`` plays them again
 and lists every game whose record changed, with the first turn and event that differ,
-so an unintended rule change shows exactly where it bites.
+so an unintended rule change shows exactly where it bites. A few short games, listed in
+:data:`PLAYTHROUGH_SETUPS`, are also kept as readable playthroughs (see
+:mod:`cgsim.studies.playthrough`).
 """
 
 from __future__ import annotations
@@ -38,6 +40,24 @@ class GoldenGame:
     rules: Mapping[str, Any]
     seats: tuple[str, ...]
     seed: int
+
+
+PLAYTHROUGH_SETUPS: dict[str, GoldenGame] = {
+    "cottage-2p": GoldenGame("cottage-garden", 2, {}, {}, ("greedy", "random"), 1),
+    "cottage-solo": GoldenGame("cottage-garden", 1, {"solo": True}, {}, ("greedy",), 1),
+    "cottage-children-2p": GoldenGame(
+        "cottage-garden", 2, {"children": [5, None]}, {}, ("greedy", "random"), 1
+    ),
+    "kitchen-2p": GoldenGame("kitchen-garden", 2, {}, {}, ("kitchen-greedy", "random"), 1),
+    "kitchen-3p": GoldenGame(
+        "kitchen-garden", 3, {}, {}, ("kitchen-greedy", "random", "kitchen-greedy"), 1
+    ),
+}
+"""The games written out as playthroughs (``tests/playthroughs/<name>.txt``), by file name.
+
+Short on purpose: a cheap heuristic bot against random play keeps each file to a few
+thousand lines. The one place to change when games declare their own setups.
+"""
 
 
 def default_games(

@@ -111,7 +111,9 @@ def _is_results(path: Path) -> bool:
 
 
 def _check_input(path: Path, what: str) -> None:
-    if _is_results(path) or path.is_file():
+    from cgsim.play.shipped import shipped_config
+
+    if _is_results(path) or path.is_file() or shipped_config(str(path)) is not None:
         return
     if path.is_dir():
         raise StudyInputError(

@@ -335,9 +335,6 @@ def format_summary(result: RunResult) -> str:
     return "\n".join(lines)
 
 
-DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "configs" / "default.toml"
-
-
 def parallel_bench(
     games: int,
     seed: int,
@@ -346,14 +343,14 @@ def parallel_bench(
 ) -> tuple[float, float]:
     """Games per second on one worker and on every core, and the parallel efficiency.
 
-    Plays ``config`` (by default the project's ``configs/default.toml``) through the
+    Plays ``config`` (by default the shipped ``default`` config) through the
     whole runner into a temporary directory, without records; prints the figures and
     returns the two rates.
     """
     from cgsim.play.config import load_config, with_overrides
     from cgsim.play.schedules import plan_for
 
-    base = config if config is not None else load_config(DEFAULT_CONFIG)
+    base = config if config is not None else load_config()
     cores = cpu_count()
     rates: list[float] = []
     echo(f"Runner: games per second on {base.name!r} ({games} games, whole pipeline)")

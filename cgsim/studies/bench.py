@@ -52,10 +52,10 @@ PARALLEL_CONFIGS: dict[str, dict[str, Any]] = {
 }
 """The run the parallel figure plays for a game other than Cottage Garden.
 
-Cottage Garden plays the runner's default, ``configs/default.toml``. Kitchen Garden's
-own ``configs/kitchen-default.toml`` brings in ``kitchen-search`` (tens of milliseconds
-a decision), far too slow for a bench, so two greedy players stand in. Any other game
-plays random bots.
+Cottage Garden plays the runner's default, the shipped ``default`` config (package data,
+so an installed cgsim has it too). Kitchen Garden's own ``kitchen-default`` brings in
+``kitchen-search`` (tens of milliseconds a decision), far too slow for a bench, so two
+greedy players stand in. Any other game plays random bots.
 """
 
 

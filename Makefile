@@ -40,6 +40,7 @@ bench-memory: $(STAMP)
 golden: $(STAMP)
 	$(CGSIM) golden record --out tests/golden --games 3 --bots $(GOLDEN_BOTS)
 	$(CGSIM) golden record --out tests/golden-kitchen --games 2 --bots random,kitchen-greedy --game kitchen-garden
+	$(CGSIM) golden playthrough --out tests/playthroughs
 
 # The bot ladder of each game: Cottage Garden, then Kitchen Garden (no solo game).
 strength: $(STAMP)

@@ -433,3 +433,18 @@ def test_replay_of_a_record_missing_fields(record: dict[str, Any]) -> None:
     del record["components"]
     with pytest.raises(RecordError, match="missing or has a malformed field"):
         consume(record)
+
+
+def test_a_cat_placed_by_the_cat_limit_after_done_replays() -> None:
+    """``done`` leaves no event, so the cat the cat limit then places must not be read as
+    a mouse hunt of the turn still going on (greedy players meet this in seed 1)."""
+    from cgsim.play.bot_registry import resolve_bot
+    from cgsim.play.match import play_game
+
+    rules = GAME.make_rules(2, {}, None, {})
+    greedy = resolve_bot("greedy", GAME.info.id)
+    record = play_game(GAME, rules, 1, [greedy, greedy], record=True).record
+    assert record is not None
+    events = [event for turn in record["turns"] for event in turn["events"]]
+    assert {"e": "cat", "bed": 0, "cell": [1, 0], "why": "limit"} in events
+    assert [turn for turn, _ in GAME.replay(record)][-1] == record["result"]["turns"]

@@ -76,7 +76,7 @@ INFO = GameInfo(
     min_players=1,
     max_players=4,
     record_format="toy/1",
-    setups=(Setup("solo", 1), Setup("2 players", 2), Setup("3 players", 3)),
+    setups=(Setup("solo", 1), Setup("2 players", 2, playthrough=True), Setup("3 players", 3)),
     ladder=("random", f"{__name__}:Wanderer", f"{__name__}:Greedy"),
     variant=ToyVariant,
 )

@@ -17,6 +17,7 @@ import typer
 
 from cgsim.errors import ConfigError
 from cgsim.games.registry import game_names, get_game
+from cgsim.play import shipped
 from cgsim.play.bot_registry import list_bots
 from cgsim.play.config import load_config
 from cgsim.play.runner import cpu_count, format_summary, run_games
@@ -25,7 +26,14 @@ from cgsim.play.schedules import plan_for
 EXIT_GAME_ERRORS = 1
 EXIT_INTERRUPTED = 130
 
-ConfigArg = Annotated[Path, typer.Argument(help="TOML config file (see configs/)")]
+ConfigArg = Annotated[
+    Path | None,
+    typer.Argument(
+        help="TOML config file, or the name of a shipped config (smoke, solo, ...); "
+        "none: the shipped default",
+        show_default=False,
+    ),
+]
 GamesOpt = Annotated[int | None, typer.Option("--games", help="Games to play (overrides)")]
 WorkersOpt = Annotated[
     int | None, typer.Option("--workers", help="Worker processes, 0 = all cores (overrides)")
@@ -53,7 +61,7 @@ def write_report_if_available(results_dir: Path) -> None:
 
 def play(
     command: Literal["run", "tournament"],
-    config_path: Path,
+    config_path: Path | None,
     overrides: Mapping[str, object],
     *,
     fail_fast: bool,
@@ -79,7 +87,7 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
     """The ``run`` or ``tournament`` command: one signature, read by typer for both."""
 
     def play_command(
-        config: ConfigArg,
+        config: ConfigArg = None,
         games: GamesOpt = None,
         workers: WorkersOpt = None,
         seed: SeedOpt = None,
@@ -116,7 +124,7 @@ def register(app: typer.Typer) -> None:
         app.command(command)(_play_command(command, doc))
 
     @app.command()
-    def validate(config: ConfigArg) -> None:
+    def validate(config: ConfigArg = None) -> None:
         """Check a config and print the resolved settings, rules, bots and plans."""
         loaded = load_config(config)
         plans = []
@@ -132,7 +140,7 @@ def register(app: typer.Typer) -> None:
         typer.echo(json.dumps(resolved, indent=2))
         for plan in plans:
             typer.echo(plan.description)
-        typer.echo(f"{config}: valid")
+        typer.echo(f"{shipped.config_path(config)}: valid")
 
     @app.command()
     def bots(

@@ -1,5 +1,5 @@
 """Commands for balance studies and rule-change checking: ``compare``, ``sweep``, ``tune``,
-``balance``, ``regress`` and the golden games (``cgsim golden record|check``).
+``balance``, ``regress`` and the golden games (``cgsim golden record|check|playthrough``).
 
 Thin on purpose: parse, call the study modules, print, choose the exit code (0 done,
 1 a difference or regression established, 2 a user error).
@@ -75,6 +75,37 @@ def golden_check(
     typer.echo(f"all {count} golden games identical")
 
 
+@golden_app.command("playthrough")
+def golden_playthrough(
+    out: Annotated[
+        Path | None, typer.Option(help="Folder to write the playthroughs to (one .txt each).")
+    ] = None,
+    check: Annotated[
+        Path | None,
+        typer.Option(help="Folder of stored playthroughs to compare (exit 1 if any differs)."),
+    ] = None,
+) -> None:
+    """Write the playthroughs (readable golden games), or check the stored ones."""
+    from cgsim.studies.golden import playthrough_games
+
+    setups = playthrough_games()
+    from cgsim.studies.playthrough import check_playthroughs, write_playthroughs
+
+    if out is not None and check is None:
+        written = write_playthroughs(out, setups)
+        typer.echo(f"wrote {len(written)} playthroughs in {out}")
+        return
+    if check is None or out is not None:
+        raise StudyInputError("give either --out FOLDER (write) or --check FOLDER (compare)")
+    problems = check_playthroughs(check, setups)
+    for name, what in problems.items():
+        typer.echo(f"changed: {name}\n{what}")
+    if problems:
+        typer.echo(f"{len(problems)} of {len(setups)} playthroughs changed")
+        raise typer.Exit(EXIT_FOUND)
+    typer.echo(f"all {len(setups)} playthroughs identical")
+
+
 # ---------------------------------------------------------------- compare
 
 
@@ -85,7 +116,9 @@ def _is_results(path: Path) -> bool:
 
 
 def _check_input(path: Path, what: str) -> None:
-    if _is_results(path) or path.is_file():
+    from cgsim.play.shipped import shipped_config
+
+    if _is_results(path) or path.is_file() or shipped_config(str(path)) is not None:
         return
     if path.is_dir():
         raise StudyInputError(

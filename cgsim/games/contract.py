@@ -254,6 +254,8 @@ class Setup:
     name: str
     players: int
     variant: Mapping[str, Any] = field(default_factory=dict)
+    playthrough: bool = False
+    """Kept as a readable golden playthrough (a short game written out as text)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,14 @@ _GAMES: dict[str, str] = {
 }
 
 
+_BUILTIN = tuple(_GAMES)
+
+
+def builtin_game_names() -> tuple[str, ...]:
+    """Public ids of the games shipped with cgsim (not those registered at run time)."""
+    return _BUILTIN
+
+
 def game_names() -> tuple[str, ...]:
     """Public ids of every known game."""
     return tuple(_GAMES)

@@ -27,6 +27,7 @@ from pydantic_core import ErrorDetails
 from cgsim.errors import CgsimError, ConfigError
 from cgsim.games.registry import DEFAULT_GAME, game_names, get_game
 from cgsim.play.bot_registry import BotSpec, resolve_bot
+from cgsim.play.shipped import config_path, shipped_names
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 
@@ -158,20 +159,27 @@ def read_toml(path: Path) -> dict[str, Any]:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except FileNotFoundError:
-        raise ConfigError(f"config file {str(path)!r} does not exist") from None
+        raise ConfigError(
+            f"config file {str(path)!r} does not exist, nor is it a shipped config "
+            f"({', '.join(shipped_names())})"
+        ) from None
     except OSError as error:
         raise ConfigError(f"config file {str(path)!r} cannot be read: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
 
 
-def load_config(path: Path | str, overrides: Mapping[str, Any] | None = None) -> RunConfig:
+def load_config(
+    path: Path | str | None = None, overrides: Mapping[str, Any] | None = None
+) -> RunConfig:
     """Read and validate a TOML config; ``overrides`` (None values skipped) win over it.
 
-    ``name`` defaults to the file's stem; a relative ``components`` path (also in the
-    ``sweep`` grid) is relative to the config file, and ``out`` to the working directory.
+    ``path`` is a file, or the name of a shipped config when no such file exists (None:
+    the shipped default). ``name`` defaults to the file's stem; a relative ``components``
+    path (also in the ``sweep`` grid) is relative to the config file, and ``out`` to the
+    working directory.
     """
-    path = Path(path)
+    path = config_path(path)
     data = read_toml(path)
     data.setdefault("name", path.stem)
     components = data.get("components")

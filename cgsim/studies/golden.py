@@ -4,13 +4,16 @@
 children's variant) and stores, per game, a compact digest (seed, seats, settings,
 final scores, a hash of the record) plus the full records. ``check`` plays them again
 and lists every game whose record changed, with the first turn and event that differ,
-so an unintended rule change shows exactly where it bites.
+so an unintended rule change shows exactly where it bites. A few short games, listed in
+:func:`playthrough_games`, are also kept as readable playthroughs (see
+:mod:`cgsim.studies.playthrough`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +23,7 @@ import zstandard
 
 from cgsim.errors import CgsimError
 from cgsim.games.recordio import iter_records
-from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.games.registry import DEFAULT_GAME, builtin_game_names, get_game
 
 DIGESTS = "golden.jsonl"
 RECORDS = "records.jsonl.zst"
@@ -38,6 +41,30 @@ class GoldenGame:
     rules: Mapping[str, Any]
     seats: tuple[str, ...]
     seed: int
+
+
+PLAYTHROUGH_SEED = 1
+
+
+def playthrough_games(games: Sequence[str] | None = None) -> dict[str, GoldenGame]:
+    """The games written out as playthroughs (``tests/playthroughs/<name>.txt``), by file
+    name: every setup a game declares with ``playthrough``, the second rung of its ladder
+    (a cheap heuristic bot) against random play, so each file stays a few thousand lines.
+    ``games``: the ids to cover (default: the games shipped with cgsim)."""
+    found: dict[str, GoldenGame] = {}
+    for name in games if games is not None else builtin_game_names():
+        info = get_game(name).info
+        player = info.ladder[1] if len(info.ladder) > 1 else "random"
+        for setup in info.setups:
+            if not setup.playthrough:
+                continue
+            seats = tuple(player if seat % 2 == 0 else "random" for seat in range(setup.players))
+            variant = {key: _json_ready(value) for key, value in setup.variant.items()}
+            slug = re.sub(r"[^a-z0-9]+", "-", setup.name.lower()).strip("-")
+            found[f"{name}-{slug}"] = GoldenGame(
+                name, setup.players, variant, {}, seats, PLAYTHROUGH_SEED
+            )
+    return found
 
 
 def default_games(

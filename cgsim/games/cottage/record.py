@@ -186,6 +186,8 @@ def _action_for(state: State, event: Event, record: Mapping[str, Any]) -> int:
         return act.encode(act.CUBE, act.cube_code(COLOR_NAMES.index(event["color"]), event["cube"]))
     if phase == PH_BONUS and e == "bonus_pot":
         return act.encode(act.BONUS_POT, cell_index(*event["cell"]))
+    if phase == PH_AFTER and e == "cat" and event.get("why") == "limit":
+        return act.encode(act.DONE)  # the turn ended first; the cat limit placed this cat
     if phase in (PH_PLANT, PH_AFTER, PH_LIMIT) and e == "cat":
         return act.encode(act.CAT, cell_index(*event["cell"]), bed=event["bed"])
     if phase == PH_PLANT:

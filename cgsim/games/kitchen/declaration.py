@@ -61,7 +61,10 @@ INFO = GameInfo(
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     record_format=RECORD_FORMAT,
-    setups=tuple(Setup(f"{n} players", n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+    setups=tuple(
+        Setup(f"{n} players", n, playthrough=n < MAX_PLAYERS)
+        for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    ),
     ladder=("random", "kitchen-greedy", "kitchen-search"),
     bench_seats=("kitchen-greedy", "kitchen-greedy"),
 )

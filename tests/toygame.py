@@ -62,6 +62,7 @@ SCHEMA = Schema(
             "one row per step of 3 or more",
             (
                 Column("seat", ColumnType.INT, "the seat"),
+                Column("bot", ColumnType.STR, "that seat's bot"),
                 Column("turn", ColumnType.INT, "the turn"),
                 Column("take", ColumnType.INT, "the step"),
             ),

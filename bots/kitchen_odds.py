@@ -2,9 +2,9 @@
 
 ``kitchen-search`` deals opponents' unknown cards with odds per card class
 (``bots.kitchen_search.HAND_ODDS``). They come from here: ``kitchen-greedy`` plays
-itself, and before every action-phase decision each hidden card of the other seat (in
-its hand or in the deck) is counted by its class for that seat and by that seat's last
-action-phase move. A class's odds are its share among hand cards over its share among
+itself through the one game loop (``cgsim.games.loop``), and before every action-phase
+decision each hidden card of the other seat (in its hand or in the deck) is counted by
+its class for that seat and by that seat's last action-phase move. A class's odds are its share among hand cards over its share among
 deck cards. Run ``python -m bots.kitchen_odds --games 3000`` to measure them again, for
 instance after changing the deck.
 """
@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer
 from bots.kitchen_search import CARD_CLASSES, MODELLED_MOVES, card_class
+from cgsim.games import loop
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.game import GAME
 from cgsim.games.kitchen.state import ACTIONS, State
@@ -37,23 +38,37 @@ def _count(state: State, holder: int, move: int, counts: Counts) -> None:
             table[card_class(scorer, card_types[card])][where] += 1
 
 
+class _Watcher:
+    """The loop's hooks of one game: remember each seat's last action-phase move, count
+    the other seat's hidden cards before each action-phase decision."""
+
+    def __init__(self, counts: Counts) -> None:
+        self.counts = counts
+        self.last = [-1, -1]
+
+    def before_decision(self, state: State, seat: int) -> None:
+        other = 1 - seat
+        if state.phase == ACTIONS and self.last[other] in MODELLED_MOVES:
+            _count(state, other, self.last[other], self.counts)
+
+    def after_action(self, before: State, action: int, after: State) -> None:
+        if before.phase == ACTIONS:
+            self.last[GAME.current_player(before)] = A.kind_of(action)
+
+
 def count_hidden_cards(games: int, seed: int) -> Counts:
     """Hidden cards by the holder's last move and their class, over 2-player games."""
     counts: Counts = {}
     for game in range(games):
-        state = GAME.new_game(GAME.make_rules(2, {}), seed + game)
-        bots = [KitchenGreedyBot(), KitchenGreedyBot()]
-        rngs = [random.Random(f"odds:{seed}:{game}:{seat}") for seat in range(2)]
-        last = [-1, -1]
-        while not GAME.is_terminal(state):
-            seat = GAME.current_player(state)
-            if state.phase == ACTIONS and last[1 - seat] in MODELLED_MOVES:
-                _count(state, 1 - seat, last[1 - seat], counts)
-            legal = GAME.legal_actions(state)
-            action = bots[seat].choose(GAME.observation(state, seat), legal, rngs[seat])
-            if state.phase == ACTIONS:
-                last[seat] = A.kind_of(action)
-            state = GAME.apply(state, action)
+        watcher = _Watcher(counts)
+        loop.play(
+            GAME,
+            GAME.new_game(GAME.make_rules(2, {}), seed + game),
+            [KitchenGreedyBot(), KitchenGreedyBot()],
+            [random.Random(f"odds:{seed}:{game}:{seat}") for seat in range(2)],
+            before_decision=watcher.before_decision,
+            after_action=watcher.after_action,
+        )
     return counts
 
 

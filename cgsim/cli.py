@@ -1,7 +1,10 @@
 """The ``cgsim`` command line: thin commands, one error boundary.
 
-Commands live in ``cgsim.commands.*``; each module registers its own. Every user
-mistake is a ``CgsimError``: one clear line on stderr and exit code 2, never a traceback.
+Commands live in ``cgsim.commands.*``, registered one way: each module has one
+``register(app)`` that defines its commands with ``@app.command()`` (a group with
+``app.add_typer``) and imports what a command needs inside the command, so ``cgsim
+--help`` starts without loading the studies or the reports. Every user mistake is a
+``CgsimError``: one clear line on stderr and exit code 2, never a traceback.
 """
 
 from __future__ import annotations

@@ -3,11 +3,14 @@ stated false-positive rate, tolerances and paired/unpaired choice."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import polars as pl
 import pytest
 
 from cgsim.studies.compare import (
+    CompareInputError,
     FailOnError,
     Side,
     beyond_tolerance,
@@ -15,6 +18,8 @@ from cgsim.studies.compare import (
     compare_tables,
     format_table,
     parse_tolerances,
+    run_compare,
+    side_labels,
     weighted_quantile,
 )
 
@@ -114,3 +119,25 @@ def test_weighted_quantile_matches_repetition() -> None:
 def test_an_empty_tolerance_list_is_a_clear_error() -> None:
     with pytest.raises(FailOnError, match="--fail-on: no metric:tolerance given"):
         parse_tolerances(" , ")
+
+
+def test_sides_are_named_by_their_file_or_folder_and_kept_apart(tmp_path: Path) -> None:
+    results = tmp_path / "run"
+    results.mkdir()
+    (results / "manifest.json").write_text("{}")
+    assert side_labels(results, Path("configs/smoke.toml")) == ("run", "smoke")
+    assert side_labels(Path("a/x.toml"), Path("b/x.toml")) == ("x-a", "x-b")
+
+
+def test_two_results_directories_are_compared_without_playing(tmp_path: Path) -> None:
+    from results_fixtures import planted_specs, write_results
+
+    a = write_results(tmp_path / "a", planted_specs({"x": 0.0, "y": 1.0}, seed=1))
+    b = write_results(tmp_path / "b", planted_specs({"x": 0.0, "y": 3.0}, seed=2))
+    seen: list[str] = []
+    done = run_compare(a, b, out=tmp_path / "cmp", progress=seen.append)
+    assert done.labels == ("a", "b") and seen == []
+    assert done.paths["csv"].read_text() == done.table.write_csv()
+    assert any("shared deals" in note for note in done.notes)
+    with pytest.raises(CompareInputError, match="no such file or results directory"):
+        run_compare(a, tmp_path / "missing.toml", out=tmp_path / "cmp2")

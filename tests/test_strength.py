@@ -15,6 +15,7 @@ from cgsim.errors import ConfigError, UnknownBotError
 from cgsim.games.contract import AnyGame
 from cgsim.games.kitchen.game import GAME as KITCHEN
 from cgsim.games.kitchen.observation import Observation
+from cgsim.games.loop import BotFault
 from cgsim.games.registry import get_game
 from cgsim.studies.strength import (
     SeatOutcome,
@@ -153,14 +154,14 @@ def test_bots_see_only_their_observation_and_watchers_hear_every_action() -> Non
     assert all(isinstance(state, Observation) for _, state in seen)
 
 
-def test_a_game_without_a_winner_is_half_a_win_each() -> None:
-    draw = (SeatOutcome(3.0, 0.5, 1, 0.0, True), SeatOutcome(5.0, 0.5, 1, 0.0, True))
+def test_a_game_without_a_winner_is_no_win_for_either() -> None:
+    draw = (SeatOutcome(3.0, 0.0, 1, 0.0, True), SeatOutcome(5.0, 0.0, 1, 0.0, True))
     won = (SeatOutcome(3.0, 0.0, 1, 0.0), SeatOutcome(5.0, 1.0, 1, 0.0))
     task = Task(("random", "kitchen-greedy"), 0, 0, "kitchen-garden")
     report = summarize(KITCHEN_PAIR, [TaskResult(task, (draw, won))], 0.0, "kitchen-garden")
-    assert report.pairs[0].win_rate.estimate == 0.75
+    assert report.pairs[0].win_rate.estimate == 0.5
     assert report.pairs[0].draws == 1
-    assert "1 game without a winner (half a win each)" in format_report(report)
+    assert "1 game without a winner (no win for either)" in format_report(report)
 
 
 def test_command_benches_kitchen_garden() -> None:
@@ -225,5 +226,5 @@ def test_an_illegal_choice_names_the_bot_and_its_seat() -> None:
         def choose(self, state: Any, legal: Any, rng: Any) -> Any:
             return object()
 
-    with pytest.raises(RuntimeError, match=r"\(seat 0\) chose an illegal action"):
+    with pytest.raises(BotFault, match=r"bot kitchen-greedy \(seat 0\): illegal action"):
         play(KITCHEN, [Cheat(), KitchenGreedyBot()], 5, 5)

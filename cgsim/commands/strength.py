@@ -35,8 +35,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--bots",
                 help="ladder to bench, weakest first: names separated by commas, or repeat "
-                "the option for specs with parameters (default: the ladder the game declares; "
-                "'cgsim games' lists them)",
+                "the option for specs with parameters (default: the ladder the game declares)",
             ),
         ] = None,
         budget: Annotated[

@@ -2,138 +2,27 @@
 ``balance``, ``regress`` and the golden games (``cgsim golden record|check|playthrough``).
 
 Thin on purpose: parse, call the study modules, print, choose the exit code (0 done,
-1 a difference or regression established, 2 a user error).
+1 a difference or regression established, 2 a user error, 130 interrupted).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from cgsim.errors import CgsimError
 from cgsim.games.registry import DEFAULT_GAME
 
-if TYPE_CHECKING:
-    import polars as pl
-
-    from cgsim.studies.compare import Side
-
-    Compared = tuple[pl.DataFrame, tuple[Side, Side], list[str]]
-
 EXIT_FOUND = 1
-
-golden_app = typer.Typer(
-    help="Golden games: store deterministic games, then check that a change alters none.",
-    no_args_is_help=True,
-)
+EXIT_INTERRUPTED = 130
 
 DEFAULT_GOLDEN_BOTS = "random"
 
 
-class StudyInputError(CgsimError):
-    """A command-line input of a study that is neither of the allowed kinds."""
-
-
-@golden_app.command("record")
-def golden_record(
-    out: Annotated[Path, typer.Option(help="Folder to write the golden games to.")],
-    games: Annotated[
-        int, typer.Option(help="Games per setup the game declares ('cgsim games' lists them).")
-    ] = 3,
-    bots: Annotated[
-        str, typer.Option(help="Bots that take the seats in turn, comma-separated.")
-    ] = DEFAULT_GOLDEN_BOTS,
-    game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
-) -> None:
-    """Play the golden games and store their digests and records."""
-    from cgsim.commands.engine import split_bot_list
-    from cgsim.studies.golden import default_games, record_golden
-
-    count = record_golden(out, default_games(games, split_bot_list(bots), game))
-    typer.echo(f"recorded {count} golden games in {out}")
-
-
-@golden_app.command("check")
-def golden_check(
-    folder: Annotated[Path, typer.Argument(help="A folder written by 'cgsim golden record'.")],
-) -> None:
-    """Play the stored golden games again and list those that changed (exit 1 if any)."""
-    from cgsim.studies.golden import check_golden
-
-    count, differences = check_golden(folder)
-    for diff in differences:
-        g = diff.golden
-        typer.echo(
-            f"changed: game {diff.index} (seed {g.seed}, {g.players} players, "
-            f"{','.join(g.seats)}): {diff.where}"
-        )
-    if differences:
-        typer.echo(f"{len(differences)} of {count} golden games changed")
-        raise typer.Exit(EXIT_FOUND)
-    typer.echo(f"all {count} golden games identical")
-
-
-@golden_app.command("playthrough")
-def golden_playthrough(
-    out: Annotated[
-        Path | None, typer.Option(help="Folder to write the playthroughs to (one .txt each).")
-    ] = None,
-    check: Annotated[
-        Path | None,
-        typer.Option(help="Folder of stored playthroughs to compare (exit 1 if any differs)."),
-    ] = None,
-) -> None:
-    """Write the playthroughs (readable golden games), or check the stored ones."""
-    from cgsim.studies.golden import playthrough_games
-
-    setups = playthrough_games()
-    from cgsim.studies.playthrough import check_playthroughs, write_playthroughs
-
-    if out is not None and check is None:
-        written = write_playthroughs(out, setups)
-        typer.echo(f"wrote {len(written)} playthroughs in {out}")
-        return
-    if check is None or out is not None:
-        raise StudyInputError("give either --out FOLDER (write) or --check FOLDER (compare)")
-    problems = check_playthroughs(check, setups)
-    for name, what in problems.items():
-        typer.echo(f"changed: {name}\n{what}")
-    if problems:
-        typer.echo(f"{len(problems)} of {len(setups)} playthroughs changed")
-        raise typer.Exit(EXIT_FOUND)
-    typer.echo(f"all {len(setups)} playthroughs identical")
-
-
-# ---------------------------------------------------------------- compare
-
-
-def _is_results(path: Path) -> bool:
-    from cgsim.play.results import MANIFEST
-
-    return path.is_dir() and (path / MANIFEST).is_file()
-
-
-def _check_input(path: Path, what: str) -> None:
-    from cgsim.play.shipped import shipped_config
-
-    if _is_results(path) or path.is_file() or shipped_config(str(path)) is not None:
-        return
-    if path.is_dir():
-        raise StudyInputError(
-            f"{what} {str(path)!r}: a folder without manifest.json; expected a results "
-            "directory or a TOML config"
-        )
-    raise StudyInputError(f"{what} {str(path)!r}: no such file or results directory")
-
-
-def _label(path: Path) -> str:
-    return path.name if _is_results(path) else path.stem
-
-
-def register_compare(app: typer.Typer) -> None:
-    """The ``compare`` command."""
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
 
     @app.command()
     def compare(
@@ -144,10 +33,14 @@ def register_compare(app: typer.Typer) -> None:
             typer.Option(help="Output folder (default results/compare-A-vs-B)."),
         ] = None,
         games: Annotated[
-            int | None, typer.Option(help="Games per side (default: A's games).")
+            int | None,
+            typer.Option(help="Games per side (default: a results directory side's, else A's)."),
         ] = None,
         seed: Annotated[
-            int | None, typer.Option(help="Run seed of both sides (default A's).")
+            int | None,
+            typer.Option(
+                help="Run seed of both sides (default: a results directory side's, else A's)."
+            ),
         ] = None,
         workers: Annotated[
             int | None, typer.Option(help="Worker processes, 0 = all cores.")
@@ -174,149 +67,44 @@ def register_compare(app: typer.Typer) -> None:
     ) -> None:
         """Compare two setups metric by metric, paired on shared seeds (exit 1 with
         --fail-on when a change beyond tolerance is established)."""
-        from cgsim.studies.compare import beyond_tolerance, parse_tolerances
+        from cgsim.studies.compare import (
+            SideStopped,
+            beyond_tolerance,
+            format_table,
+            parse_tolerances,
+            run_compare,
+        )
+        from cgsim.studies.sequential import SprtSettings
 
-        _check_input(a, "A")
-        _check_input(b, "B")
         tolerances = parse_tolerances(fail_on) if fail_on is not None else {}
-        labels = (_label(a), _label(b))
-        if labels[0] == labels[1]:
-            labels = (f"{labels[0]}-a", f"{labels[1]}-b")
-        folder = out or Path("results") / f"compare-{labels[0]}-vs-{labels[1]}"
-        if sprt:
-            table, sides, notes = _compare_sequential(
-                a, b, folder, labels, metric, h0, h1, alpha, beta, batch, max_games, workers
+        settings = SprtSettings(metric, h0, h1, alpha, beta, batch, max_games) if sprt else None
+        try:
+            done = run_compare(
+                a,
+                b,
+                out=out,
+                games=games,
+                seed=seed,
+                workers=workers,
+                alpha=alpha,
+                sprt=settings,
+                echo=typer.echo,
+                progress=lambda line: typer.echo(line, err=True),
             )
-        else:
-            table, sides, notes = _compare_runs(a, b, folder, labels, games, seed, workers, alpha)
-        _finish_compare(table, sides, notes, folder, labels)
-        breaches = beyond_tolerance(table, tolerances) if tolerances else []
+        except SideStopped as stopped:
+            raise typer.Exit(
+                EXIT_INTERRUPTED if stopped.status == "interrupted" else EXIT_FOUND
+            ) from None
+        typer.echo(format_table(done.table, done.labels))
+        for note in done.notes:
+            typer.echo(note)
+        paths = done.paths
+        typer.echo(f"comparison written: {paths['markdown']}, {paths['csv']}, {paths['html']}")
+        breaches = beyond_tolerance(done.table, tolerances) if tolerances else []
         for line in breaches:
             typer.echo(f"beyond tolerance: {line}")
         if breaches:
             raise typer.Exit(EXIT_FOUND)
-
-
-def _tables_of(
-    path: Path, label: str, folder: Path, seed: int | None, games: int | None, workers: int | None
-) -> tuple[dict[str, pl.DataFrame], Path]:
-    """Play a config (into ``folder/label``) or read a results directory."""
-    from cgsim.play.config import load_config
-    from cgsim.play.results import load_tables
-    from cgsim.play.runner import run_games
-    from cgsim.play.schedules import plan_for
-
-    if _is_results(path):
-        return load_tables(path), path
-    config = load_config(
-        path,
-        {"name": label, "out": folder, "seed": seed, "games": games, "workers": workers},
-    )
-    result = run_games(config, plan_for(config, "run"), fresh=True)
-    if result.status != "complete":
-        raise typer.Exit(130 if result.status == "interrupted" else EXIT_FOUND)
-    typer.echo(f"{label}: {result.games_done} games in {result.wall_seconds:.1f} s", err=True)
-    return load_tables(result.results_dir), result.results_dir
-
-
-def _compare_runs(
-    a: Path,
-    b: Path,
-    folder: Path,
-    labels: tuple[str, str],
-    games: int | None,
-    seed: int | None,
-    workers: int | None,
-    alpha: float,
-) -> Compared:
-    from cgsim.play.config import load_config
-    from cgsim.play.results import read_manifest
-    from cgsim.studies.compare import Side, compare_sides, shared_seeds
-
-    # The side that is a results directory fixes the seed and game count of the other.
-    stored = a if _is_results(a) else b if _is_results(b) else None
-    if stored is not None:
-        manifest = read_manifest(stored)
-        seed = seed if seed is not None else int(manifest["run_seed"])
-        games = games if games is not None else int(manifest["games_done"])
-    elif seed is None or games is None:
-        config_a = load_config(a)
-        seed = config_a.seed if seed is None else seed
-        games = config_a.games if games is None else games
-    tables_a, dir_a = _tables_of(a, labels[0], folder, seed, games, workers)
-    tables_b, dir_b = _tables_of(b, labels[1], folder, seed, games, workers)
-    sa, sb = Side.of(labels[0], tables_a), Side.of(labels[1], tables_b)
-    pairs = shared_seeds(sa, sb)
-    notes = [
-        f"A: {dir_a}; B: {dir_b}",
-        f"paired on {pairs} shared deals" if pairs >= 2 else "no shared deals: unpaired tests",
-    ]
-    return compare_sides(sa, sb, alpha=alpha), (sa, sb), notes
-
-
-def _compare_sequential(
-    a: Path,
-    b: Path,
-    folder: Path,
-    labels: tuple[str, str],
-    metric: str,
-    h0: float,
-    h1: float,
-    alpha: float,
-    beta: float,
-    batch: int,
-    max_games: int,
-    workers: int | None,
-) -> Compared:
-    from cgsim.play.config import load_config
-    from cgsim.reporting.studyplots import plot_llr
-    from cgsim.studies.compare import Side, compare_sides
-    from cgsim.studies.sequential import DECISION_TEXT, SprtSettings, sprt_compare
-
-    if _is_results(a) or _is_results(b):
-        raise StudyInputError("--sprt plays games as it goes: give two TOML configs")
-    settings = SprtSettings(metric, h0, h1, alpha, beta, batch, max_games)
-    run = sprt_compare(load_config(a), load_config(b), settings, workers=workers, echo=typer.echo)
-    outcome = run.outcome
-    verdict = DECISION_TEXT[outcome.decision]
-    typer.echo(f"SPRT on {metric}: {verdict} after {outcome.games} games per side")
-    folder.mkdir(parents=True, exist_ok=True)
-    plot_llr(outcome.history(), outcome.bounds, folder / "sprt_llr.png")
-    sa, sb = Side.of(labels[0], run.tables_a), Side.of(labels[1], run.tables_b)
-    notes = [
-        f"SPRT on {metric}: H0 |B - A| <= {h0:g} against H1 |B - A| >= {h1:g}, alpha {alpha:g}, "
-        f"beta {beta:g}: {verdict} after {outcome.games} games per side (plot sprt_llr.png)",
-    ]
-    return compare_sides(sa, sb, alpha=alpha), (sa, sb), notes
-
-
-def _finish_compare(
-    table: pl.DataFrame,
-    sides: tuple[Side, Side],
-    notes: list[str],
-    folder: Path,
-    labels: tuple[str, str],
-) -> None:
-    from cgsim.studies.compare import format_table, write_comparison
-
-    typer.echo(format_table(table, labels))
-    for note in notes:
-        typer.echo(note)
-    paths = write_comparison(
-        table,
-        folder,
-        sides,
-        title=f"Compare {labels[0]} (A) with {labels[1]} (B)",
-        notes=notes,
-    )
-    typer.echo(f"comparison written: {paths['markdown']}, {paths['csv']}, {paths['html']}")
-
-
-# ---------------------------------------------------------------- sweep, tune, balance, regress
-
-
-def register_studies(app: typer.Typer) -> None:
-    """The ``sweep``, ``tune``, ``balance`` and ``regress`` commands."""
 
     @app.command()
     def sweep(
@@ -339,7 +127,7 @@ def register_studies(app: typer.Typer) -> None:
         done = run_sweep(loaded, fresh=fresh, echo=typer.echo)
         if any(result.status != "complete" for _, result in done):
             typer.echo("sweep stopped before every point was played; run it again to resume")
-            raise typer.Exit(130)
+            raise typer.Exit(EXIT_INTERRUPTED)
         table = sweep_table([p for p, _ in done], [r.results_dir for _, r in done])
         paths = write_sweep_report(loaded, table, sweep_dir(loaded))
         typer.echo(f"sweep report written: {paths['markdown']}, {paths['html']}")
@@ -455,9 +243,75 @@ def register_studies(app: typer.Typer) -> None:
         if outcome.regressions:
             raise typer.Exit(EXIT_FOUND)
 
+    golden = typer.Typer(
+        help="Golden games: store deterministic games, then check that a change alters none.",
+        no_args_is_help=True,
+    )
 
-def register(app: typer.Typer) -> None:
-    """Add this module's commands to ``app``."""
-    register_compare(app)
-    register_studies(app)
-    app.add_typer(golden_app, name="golden")
+    @golden.command("record")
+    def golden_record(
+        out: Annotated[Path, typer.Option(help="Folder to write the golden games to.")],
+        games: Annotated[
+            int, typer.Option(help="Games per setup the game declares ('cgsim games').")
+        ] = 3,
+        bots: Annotated[
+            str, typer.Option(help="Bots that take the seats in turn, comma-separated.")
+        ] = DEFAULT_GOLDEN_BOTS,
+        game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
+    ) -> None:
+        """Play the golden games and store their digests and records."""
+        from cgsim.commands.engine import split_bot_list
+        from cgsim.studies.golden import default_games, record_golden
+
+        count = record_golden(out, default_games(games, split_bot_list(bots), game))
+        typer.echo(f"recorded {count} golden games in {out}")
+
+    @golden.command("check")
+    def golden_check(
+        folder: Annotated[Path, typer.Argument(help="A folder written by 'cgsim golden record'.")],
+    ) -> None:
+        """Play the stored golden games again and list those that changed (exit 1 if any)."""
+        from cgsim.studies.golden import check_golden
+
+        count, differences = check_golden(folder)
+        for diff in differences:
+            g = diff.golden
+            typer.echo(
+                f"changed: game {diff.index} (seed {g.seed}, {g.players} players, "
+                f"{','.join(g.seats)}): {diff.where}"
+            )
+        if differences:
+            typer.echo(f"{len(differences)} of {count} golden games changed")
+            raise typer.Exit(EXIT_FOUND)
+        typer.echo(f"all {count} golden games identical")
+
+    @golden.command("playthrough")
+    def golden_playthrough(
+        out: Annotated[
+            Path | None, typer.Option(help="Folder to write the playthroughs to (one .txt each).")
+        ] = None,
+        check: Annotated[
+            Path | None,
+            typer.Option(help="Folder of stored playthroughs to compare (exit 1 if any differs)."),
+        ] = None,
+    ) -> None:
+        """Write the playthroughs (readable golden games), or check the stored ones."""
+        from cgsim.studies.golden import playthrough_games
+        from cgsim.studies.playthrough import check_playthroughs, write_playthroughs
+
+        setups = playthrough_games()
+        if out is not None and check is None:
+            written = write_playthroughs(out, setups)
+            typer.echo(f"wrote {len(written)} playthroughs in {out}")
+            return
+        if check is None or out is not None:
+            raise CgsimError("give either --out FOLDER (write) or --check FOLDER (compare)")
+        problems = check_playthroughs(check, setups)
+        for name, what in problems.items():
+            typer.echo(f"changed: {name}\n{what}")
+        if problems:
+            typer.echo(f"{len(problems)} of {len(setups)} playthroughs changed")
+            raise typer.Exit(EXIT_FOUND)
+        typer.echo(f"all {len(setups)} playthroughs identical")
+
+    app.add_typer(golden, name="golden")

@@ -1,11 +1,12 @@
-"""Playing one game: engine plus bots in, flat result rows (and maybe the record) out.
+"""Playing one game of a run: engine plus bots in, flat result rows (and maybe the record) out.
 
-The loop asks the current seat's bot only at real decisions: when exactly one action is
-legal it is applied without asking (the bot still sees it through ``observe``). Faults
-are contained here: a bot that raises, returns an action outside the legal list, or
-exceeds the per-decision time limit ends the game with end ``error`` naming the seat
-and the reason, and an exception of the engine itself is recorded as ``engine: ...``
-rather than blamed on a bot. Either way the caller gets rows and the run goes on.
+The game is played by the one loop (``cgsim.games.loop``); this module adds what a run
+needs on top: the referee (the per-decision time limit), the record, the result rows,
+and fault containment. A bot that cannot be created, raises, returns an action outside
+the legal list, or exceeds the time limit ends the game with end ``error`` naming the
+seat and the reason, and an exception of the engine itself is recorded as
+``engine: ...`` rather than blamed on a bot. Either way the caller gets rows and the
+run goes on.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any, ClassVar, NamedTuple
 
+from cgsim.games import loop
 from cgsim.games.bot import Bot, NoParams
 from cgsim.games.contract import Action, AnyGame, GameResult, GameSummary, Row
+from cgsim.games.loop import BotFault, bot_name, describe, win_shares
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.seeds import seat_seed
 
 ERROR_END = "error"
-REASON_LIMIT = 500
 
 
 class GameSpec(NamedTuple):
@@ -69,79 +71,39 @@ class DecisionTimeout(BaseException):
     """
 
 
-class _BotFault(Exception):
-    def __init__(self, seat: int, reason: str) -> None:
-        super().__init__(reason)
-        self.seat = seat
-        self.reason = reason
-
-
-def _describe(error: BaseException) -> str:
-    text = f"{type(error).__name__}: {error}"
-    return text if len(text) <= REASON_LIMIT else text[: REASON_LIMIT - 3] + "..."
-
-
 def _on_alarm(signum: int, frame: FrameType | None) -> None:
     raise DecisionTimeout
 
 
 class _Referee:
-    """Calls into the bots, turning their failures into ``_BotFault``."""
+    """The loop's ``decide`` hook under a time limit: a late bot is a ``BotFault``."""
 
     def __init__(self, time_limit: float) -> None:
         self.limit = time_limit
-        self.alarm = (
-            time_limit > 0
-            and hasattr(signal, "setitimer")
-            and threading.current_thread() is threading.main_thread()
+        self.alarm = hasattr(signal, "setitimer") and (
+            threading.current_thread() is threading.main_thread()
         )
 
-    def decide(
-        self, bot: Bot, seat: int, state: Any, legal: Sequence[Action], rng: random.Random
-    ) -> Action:
-        if self.limit <= 0:
-            try:
-                action = bot.choose(state, legal, rng)
-            except (Exception, SystemExit) as error:
-                raise _BotFault(seat, _describe(error)) from error
-        else:
-            action = self._timed(bot, seat, state, legal, rng)
-        if action not in legal:
-            raise _BotFault(seat, f"illegal action {action!r} (not among the legal actions)")
-        return action
-
-    def _timed(
-        self, bot: Bot, seat: int, state: Any, legal: Sequence[Action], rng: random.Random
+    def __call__(
+        self, seat: int, bot: Bot, view: Any, legal: Sequence[Action], rng: random.Random
     ) -> Action:
         start = time.perf_counter()
         try:
             if self.alarm:
                 signal.setitimer(signal.ITIMER_REAL, self.limit)
             try:
-                action = bot.choose(state, legal, rng)
+                action = bot.choose(view, legal, rng)
             finally:
                 if self.alarm:
                     signal.setitimer(signal.ITIMER_REAL, 0)
         except DecisionTimeout:
-            raise _BotFault(seat, f"exceeded the time limit of {self.limit:g} s") from None
-        except (Exception, SystemExit) as error:
-            raise _BotFault(seat, _describe(error)) from error
+            reason = f"exceeded the time limit of {self.limit:g} s"
+            raise BotFault(seat, reason, bot_name(bot)) from None
         elapsed = time.perf_counter() - start
         if elapsed > self.limit:
-            raise _BotFault(seat, f"took {elapsed:.3f} s, over the time limit of {self.limit:g} s")
+            reason = f"took {elapsed:.3f} s, over the time limit of {self.limit:g} s"
+            raise BotFault(seat, reason, bot_name(bot))
         return action
-
-    @staticmethod
-    def hook(seat: int, call: Any, *args: Any) -> None:
-        try:
-            call(*args)
-        except (Exception, SystemExit) as error:
-            raise _BotFault(seat, _describe(error)) from error
-
-
-def overrides_observe(bot: Bot) -> bool:
-    """Whether the bot wants to hear every action (only those are told, to save calls)."""
-    return type(bot).observe is not Bot.observe
 
 
 def _play(
@@ -149,7 +111,7 @@ def _play(
     rules: Any,
     seed: int,
     specs: Sequence[BotSpec],
-    referee: _Referee,
+    referee: _Referee | None,
     seat_seeds: Sequence[int],
     max_actions: int | None,
 ) -> tuple[GameResult, dict[str, Any]]:
@@ -158,35 +120,21 @@ def _play(
         try:
             bots.append(spec.create())
         except (Exception, SystemExit) as error:
-            raise _BotFault(seat, f"cannot be created: {_describe(error)}") from error
+            raise BotFault(seat, f"cannot be created: {describe(error)}", spec.name) from error
     rngs = [random.Random(s) for s in seat_seeds]
     state = game.new_game(rules, seed)
     seat_data = [{"bot": spec.name, "params": spec.params_dict()} for spec in specs]
     recorder = game.recorder(rules, seed, seat_data, state)
-    for seat, bot in enumerate(bots):
-        referee.hook(seat, bot.new_game, game, seat, game.observation(state, seat))
-    watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
-    actions = 0
-    while not game.is_terminal(state):
-        seat = game.current_player(state)
-        legal = game.legal_actions(state)
-        if len(legal) == 1:
-            action = legal[0]
-        elif not legal:
-            raise RuntimeError("no legal action in a non-terminal state")
-        else:
-            view = game.observation(state, seat)
-            action = referee.decide(bots[seat], seat, view, legal, rngs[seat])
-        after = game.apply(state, action)
-        recorder.step(state, action, after)
-        for watcher_seat, watcher in watchers:
-            view = game.observation(after, watcher_seat)
-            referee.hook(watcher_seat, watcher.observe, view, seat, action)
-        state = after
-        actions += 1
-        if max_actions is not None and actions >= max_actions and not game.is_terminal(state):
-            raise RuntimeError(f"no end after {max_actions} actions")
-    return game.result(state), recorder.finish(state)
+    final = loop.play(
+        game,
+        state,
+        bots,
+        rngs,
+        decide=referee,
+        after_action=recorder.step,
+        max_actions=max_actions,
+    )
+    return game.result(final), recorder.finish(final)
 
 
 def _game_row(
@@ -291,7 +239,7 @@ def _finished_outcome(
         error=None,
         error_seat=None,
     )
-    share = 1.0 / len(result.winners) if result.winners else 0.0
+    shares = win_shares(result)
     seats = []
     for position, label in enumerate(labels):
         core = {
@@ -302,7 +250,7 @@ def _finished_outcome(
             "players": len(labels),
             "score": float(result.scores[position]),
             "rank": float(result.ranks[position]),
-            "win_share": share if position in result.winners else 0.0,
+            "win_share": shares[position],
             "end": result.end,
         }
         extra = summary.seats[position] if position < len(summary.seats) else {}
@@ -340,8 +288,9 @@ def play_game(
     base = seed if bot_seed is None else bot_seed
     labels = [spec.label for spec in bots]
     seat_seeds = [seat_seed(base, seat) for seat in range(len(bots))]
-    referee = _Referee(time_limit)
-    previous = signal.signal(signal.SIGALRM, _on_alarm) if referee.alarm else None
+    referee = _Referee(time_limit) if time_limit > 0 else None
+    alarm = referee is not None and referee.alarm
+    previous = signal.signal(signal.SIGALRM, _on_alarm) if alarm else None
     start = time.perf_counter()
     try:
         result, record_data = _play(game, rules, seed, bots, referee, seat_seeds, max_actions)
@@ -349,10 +298,10 @@ def play_game(
         outcome = _finished_outcome(
             game, game_id, block, seed, labels, result, summary, time.perf_counter() - start
         )
-    except _BotFault as fault:
+    except BotFault as fault:
         reason, seat = fault.reason, fault.seat
     except Exception as error:
-        reason, seat = f"engine: {_describe(error)}", None
+        reason, seat = f"engine: {describe(error)}", None
     else:
         if record:
             outcome.record = {**record_data, "game_id": game_id, "block": block}

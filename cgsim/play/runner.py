@@ -15,13 +15,12 @@ from __future__ import annotations
 import math
 import os
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import polars as pl
 from tqdm import tqdm  # type: ignore[import-untyped]
@@ -339,40 +338,3 @@ def format_summary(result: RunResult) -> str:
     if result.status == "interrupted":
         lines.append("interrupted: every finished game is kept; run the same command to resume")
     return "\n".join(lines)
-
-
-def parallel_bench(
-    games: int,
-    seed: int,
-    echo: Callable[[str], Any],
-    config: RunConfig,
-) -> tuple[float, float]:
-    """Games per second on one worker and on every core, and the parallel efficiency.
-
-    Plays ``config`` (a tournament when it names a pool of bots, else a run) through the
-    whole runner into a temporary directory, without records; prints the figures and
-    returns the two rates.
-    """
-    from cgsim.play.config import with_overrides
-    from cgsim.play.schedules import plan_for
-
-    base = config
-    command: Literal["run", "tournament"] = "tournament" if base.bots else "run"
-    cores = cpu_count()
-    rates: list[float] = []
-    echo(f"Runner: games per second on {base.name!r} ({games} games, whole pipeline)")
-    for workers in (1, cores):
-        with tempfile.TemporaryDirectory(prefix="cgsim-bench-") as folder:
-            trial = with_overrides(
-                base,
-                {"games": games, "seed": seed, "workers": workers, "records": False, "out": folder},
-            )
-            plan = plan_for(trial, command)
-            start = time.perf_counter()
-            result = run_games(trial, plan, progress=False)
-            rate = result.games_played / (time.perf_counter() - start)
-        rates.append(rate)
-        echo(f"{workers} worker{'s' if workers > 1 else ''}: {rate:9.1f} games/s")
-    efficiency = rates[1] / (cores * rates[0]) if rates[0] > 0 else 0.0
-    echo(f"parallel efficiency on {cores} cores: {efficiency:.2f}")
-    return rates[0], rates[1]

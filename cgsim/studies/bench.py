@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import random
+import tempfile
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from cgsim.games.contract import Setup
 from cgsim.games.registry import DEFAULT_GAME, get_game
@@ -155,10 +156,46 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEF
     for name, ms, count in bot_decision_costs(games, seed, game):
         echo(f"{name:<14} {ms:>12.3f} {count:>10}")
     if parallel:
-        from cgsim.play.runner import parallel_bench
-
         echo("")
         parallel_bench(games=max(games, 200), seed=seed, echo=echo, config=parallel_config(game))
+
+
+def parallel_bench(
+    games: int,
+    seed: int,
+    echo: Echo,
+    config: RunConfig,
+) -> tuple[float, float]:
+    """Games per second on one worker and on every core, and the parallel efficiency.
+
+    Plays ``config`` (a tournament when it names a pool of bots, else a run) through the
+    whole runner into a temporary directory, without records; prints the figures and
+    returns the two rates.
+    """
+    from cgsim.play.config import with_overrides
+    from cgsim.play.runner import cpu_count, run_games
+    from cgsim.play.schedules import plan_for
+
+    base = config
+    command: Literal["run", "tournament"] = "tournament" if base.bots else "run"
+    cores = cpu_count()
+    rates: list[float] = []
+    echo(f"Runner: games per second on {base.name!r} ({games} games, whole pipeline)")
+    for workers in (1, cores):
+        with tempfile.TemporaryDirectory(prefix="cgsim-bench-") as folder:
+            trial = with_overrides(
+                base,
+                {"games": games, "seed": seed, "workers": workers, "records": False, "out": folder},
+            )
+            plan = plan_for(trial, command)
+            start = time.perf_counter()
+            result = run_games(trial, plan, progress=False)
+            rate = result.games_played / (time.perf_counter() - start)
+        rates.append(rate)
+        echo(f"{workers} worker{'s' if workers > 1 else ''}: {rate:9.1f} games/s")
+    efficiency = rates[1] / (cores * rates[0]) if rates[0] > 0 else 0.0
+    echo(f"parallel efficiency on {cores} cores: {efficiency:.2f}")
+    return rates[0], rates[1]
 
 
 def _tree_pss_kb(root: int) -> int:
@@ -187,7 +224,6 @@ def memory_bench(games: int, seed: int, echo: Echo, game: str = DEFAULT_GAME) ->
     """Run ``games`` random 2-player games of ``game`` as a real run and report its peak memory."""
     import subprocess
     import sys
-    import tempfile
     from pathlib import Path
 
     players = _bot_players(get_game(game))

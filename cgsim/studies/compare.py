@@ -9,14 +9,19 @@ without pairing); score quantiles: block bootstrap (paired blocks when shared); 
 distribution shift: Mann-Whitney U and Kolmogorov-Smirnov. Holm's procedure controls the
 family-wise error over all measures, and a measure is "changed" when its adjusted
 p-value is below alpha.
+
+:func:`run_compare` is the whole study behind ``cgsim compare``: it plays each side that
+is a config (or reads each results directory), or runs the sequential test, and writes
+the comparison; the command only parses, prints and chooses the exit code.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
@@ -36,6 +41,11 @@ from cgsim.reporting.stats import (
     percentile_interval,
     welch_difference,
 )
+
+if TYPE_CHECKING:
+    from cgsim.studies.sequential import SprtSettings
+
+Echo = Callable[[str], Any]
 
 CONFIDENCE = 0.95
 ALPHA = 0.05
@@ -62,6 +72,19 @@ pairs, or deals of both sides); ``verdict`` is ``changed`` or ``no change``."""
 
 class FailOnError(CgsimError):
     """A ``--fail-on`` entry that is not ``metric:tolerance`` for a compared metric."""
+
+
+class CompareInputError(CgsimError):
+    """A side that is neither a TOML config nor a results directory (or the wrong one)."""
+
+
+class SideStopped(Exception):
+    """A side's run stopped before every game was played (Ctrl-C); its games are kept."""
+
+    def __init__(self, label: str, status: str) -> None:
+        super().__init__(label, status)
+        self.label = label
+        self.status = status
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +331,187 @@ def beyond_tolerance(table: pl.DataFrame, tolerances: Mapping[str, float]) -> li
                 f"[{row['low']:+.4g}, {row['high']:+.4g}] beyond tolerance {tolerance:g}"
             )
     return breaches
+
+
+# ---------------------------------------------------------------- playing or reading the sides
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """A finished comparison: the table, both sides, the notes and the files written."""
+
+    table: pl.DataFrame
+    sides: tuple[Side, Side]
+    labels: tuple[str, str]
+    notes: list[str]
+    folder: Path
+    paths: dict[str, Path]
+
+
+def is_results_dir(path: Path) -> bool:
+    """Whether ``path`` is a results directory (it has a manifest)."""
+    from cgsim.play.results import MANIFEST
+
+    return path.is_dir() and (path / MANIFEST).is_file()
+
+
+def check_side(path: Path, what: str) -> None:
+    """A side must be a results directory, a config file or a shipped config's name: else
+    one clear error."""
+    from cgsim.play.shipped import shipped_config
+
+    if is_results_dir(path) or path.is_file() or shipped_config(str(path)) is not None:
+        return
+    if path.is_dir():
+        raise CompareInputError(
+            f"{what} {str(path)!r}: a folder without manifest.json; expected a results "
+            "directory or a TOML config"
+        )
+    raise CompareInputError(f"{what} {str(path)!r}: no such file or results directory")
+
+
+def side_labels(a: Path, b: Path) -> tuple[str, str]:
+    """Each side's name (a results directory's, a config's file stem), made distinct."""
+    labels = tuple(path.name if is_results_dir(path) else path.stem for path in (a, b))
+    return (
+        (f"{labels[0]}-a", f"{labels[1]}-b") if labels[0] == labels[1] else (labels[0], labels[1])
+    )
+
+
+def _tables_of(
+    path: Path,
+    label: str,
+    folder: Path,
+    seed: int | None,
+    games: int | None,
+    workers: int | None,
+    progress: Echo,
+) -> tuple[dict[str, pl.DataFrame], Path]:
+    """Play a config (into ``folder/label``) or read a results directory."""
+    from cgsim.play.config import load_config
+    from cgsim.play.results import load_tables
+    from cgsim.play.runner import run_games
+    from cgsim.play.schedules import plan_for
+
+    if is_results_dir(path):
+        return load_tables(path), path
+    config = load_config(
+        path,
+        {"name": label, "out": folder, "seed": seed, "games": games, "workers": workers},
+    )
+    result = run_games(config, plan_for(config, "run"), fresh=True)
+    if result.status != "complete":
+        raise SideStopped(label, result.status)
+    progress(f"{label}: {result.games_done} games in {result.wall_seconds:.1f} s")
+    return load_tables(result.results_dir), result.results_dir
+
+
+def _compare_runs(
+    a: Path,
+    b: Path,
+    folder: Path,
+    labels: tuple[str, str],
+    games: int | None,
+    seed: int | None,
+    workers: int | None,
+    alpha: float,
+    progress: Echo,
+) -> tuple[pl.DataFrame, tuple[Side, Side], list[str]]:
+    from cgsim.play.config import load_config
+    from cgsim.play.results import read_manifest
+
+    # The side that is a results directory fixes the seed and game count of the other.
+    stored = a if is_results_dir(a) else b if is_results_dir(b) else None
+    if stored is not None:
+        manifest = read_manifest(stored)
+        seed = seed if seed is not None else int(manifest["run_seed"])
+        games = games if games is not None else int(manifest["games_done"])
+    elif seed is None or games is None:
+        config_a = load_config(a)
+        seed = config_a.seed if seed is None else seed
+        games = config_a.games if games is None else games
+    tables_a, dir_a = _tables_of(a, labels[0], folder, seed, games, workers, progress)
+    tables_b, dir_b = _tables_of(b, labels[1], folder, seed, games, workers, progress)
+    sa, sb = Side.of(labels[0], tables_a), Side.of(labels[1], tables_b)
+    pairs = shared_seeds(sa, sb)
+    notes = [
+        f"A: {dir_a}; B: {dir_b}",
+        f"paired on {pairs} shared deals" if pairs >= 2 else "no shared deals: unpaired tests",
+    ]
+    return compare_sides(sa, sb, alpha=alpha), (sa, sb), notes
+
+
+def _compare_sequential(
+    a: Path,
+    b: Path,
+    folder: Path,
+    labels: tuple[str, str],
+    settings: SprtSettings,
+    workers: int | None,
+    echo: Echo,
+) -> tuple[pl.DataFrame, tuple[Side, Side], list[str]]:
+    from cgsim.play.config import load_config
+    from cgsim.reporting.studyplots import plot_llr
+    from cgsim.studies.sequential import DECISION_TEXT, sprt_compare
+
+    if is_results_dir(a) or is_results_dir(b):
+        raise CompareInputError("--sprt plays games as it goes: give two TOML configs")
+    run = sprt_compare(load_config(a), load_config(b), settings, workers=workers, echo=echo)
+    outcome = run.outcome
+    metric = settings.metric
+    verdict = DECISION_TEXT[outcome.decision]
+    echo(f"SPRT on {metric}: {verdict} after {outcome.games} games per side")
+    folder.mkdir(parents=True, exist_ok=True)
+    plot_llr(outcome.history(), outcome.bounds, folder / "sprt_llr.png")
+    sa, sb = Side.of(labels[0], run.tables_a), Side.of(labels[1], run.tables_b)
+    notes = [
+        f"SPRT on {metric}: H0 |B - A| <= {settings.h0:g} against H1 |B - A| >= "
+        f"{settings.h1:g}, alpha {settings.alpha:g}, beta {settings.beta:g}: {verdict} after "
+        f"{outcome.games} games per side (plot sprt_llr.png)",
+    ]
+    return compare_sides(sa, sb, alpha=settings.alpha), (sa, sb), notes
+
+
+def run_compare(
+    a: Path,
+    b: Path,
+    *,
+    out: Path | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    workers: int | None = None,
+    alpha: float = ALPHA,
+    sprt: SprtSettings | None = None,
+    echo: Echo = lambda _: None,
+    progress: Echo = lambda _: None,
+) -> Comparison:
+    """Compare setups ``a`` and ``b`` (each a TOML config or a results directory) and
+    write the comparison into ``out`` (default ``results/compare-A-vs-B``).
+
+    Configs are played into ``out`` on shared seeds (a results directory side fixes the
+    other side's seed and game count); with ``sprt``, both configs are played in batches
+    until the sequential test decides. ``echo`` hears the test's progress, ``progress``
+    each side's run. Raises ``CompareInputError`` for a bad side and ``SideStopped``
+    when a side's run is interrupted.
+    """
+    check_side(a, "A")
+    check_side(b, "B")
+    labels = side_labels(a, b)
+    folder = out or Path("results") / f"compare-{labels[0]}-vs-{labels[1]}"
+    if sprt is not None:
+        table, sides, notes = _compare_sequential(a, b, folder, labels, sprt, workers, echo)
+    else:
+        table, sides, notes = _compare_runs(
+            a, b, folder, labels, games, seed, workers, alpha, progress
+        )
+    paths = write_comparison(
+        table,
+        folder,
+        sides,
+        title=f"Compare {labels[0]} (A) with {labels[1]} (B)",
+        notes=notes,
+    )
+    return Comparison(table, sides, labels, notes, folder, paths)
 
 
 # ---------------------------------------------------------------- output

@@ -49,10 +49,10 @@ class Played:
 
 
 def play_through(game: AnyGame, golden: GoldenGame) -> Played:
-    """Play ``golden`` exactly as the match loop does (same bots, same generators, a bot
-    asked only when more than one action is legal), keeping every state."""
+    """Play ``golden`` through the one game loop, as a run does (same bots, same
+    generators), keeping every state and decision."""
+    from cgsim.games.loop import play
     from cgsim.play.bot_registry import resolve_bot
-    from cgsim.play.match import overrides_observe
     from cgsim.play.seeds import seat_seed
 
     rules = game.make_rules(golden.players, dict(golden.rules), None, dict(golden.variant))
@@ -62,26 +62,18 @@ def play_through(game: AnyGame, golden: GoldenGame) -> Played:
     state = game.new_game(rules, golden.seed)
     seats = [{"bot": spec.name, "params": spec.params_dict()} for spec in specs]
     recorder = game.recorder(rules, golden.seed, seats, state)
-    for seat, bot in enumerate(bots):
-        bot.new_game(game, seat, game.observation(state, seat))
-    watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
     states: list[Any] = []
     decisions: list[Decision] = []
-    while not game.is_terminal(state):
-        seat = game.current_player(state)
-        legal = game.legal_actions(state)
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            action = bots[seat].choose(game.observation(state, seat), legal, rngs[seat])
-        states.append(state)
-        decisions.append(Decision(seat, len(legal), game.describe_action(state, action)))
-        after = game.apply(state, action)
-        recorder.step(state, action, after)
-        for watcher_seat, watcher in watchers:
-            watcher.observe(game.observation(after, watcher_seat), seat, action)
-        state = after
-    return Played(states, decisions, state, recorder.finish(state))
+
+    def keep(before: Any, action: int, after: Any) -> None:
+        states.append(before)
+        legal = len(game.legal_actions(before))
+        seat = game.current_player(before)
+        decisions.append(Decision(seat, legal, game.describe_action(before, action)))
+        recorder.step(before, action, after)
+
+    final = play(game, state, bots, rngs, after_action=keep)
+    return Played(states, decisions, final, recorder.finish(final))
 
 
 def turn_starts(game: AnyGame, played: Played) -> dict[int, int]:

@@ -3,13 +3,13 @@
 Each adjacent pair of the ladder plays 2-player games on the same deals with seats
 swapped (every deal twice); the deal pair is the unit of the win-rate interval (a t
 interval over the per-deal win shares, clipped to [0, 1]), since the two games of a deal
-are not independent. A game nobody wins (Kitchen Garden's turn cap) is a draw: an equal
-share for each seat. Each bot also plays the solo game (score mean with a t interval)
+are not independent. A game nobody wins (Kitchen Garden's turn cap) is no win for either
+seat, as in a run (``cgsim.games.loop.win_shares``). Each bot also plays the solo game (score mean with a t interval)
 when the game has one. The bench times every decision a bot is asked for and reports
 the mean cost.
 
-Bots see what ``game.observation`` gives their seat, never more (the state itself in a
-game without hidden information), exactly as in a run.
+Games are played by the one game loop (``cgsim.games.loop``), so bots are asked, told
+and shown exactly what a run shows them: ``game.observation`` of their seat, never more.
 
 Every seed derives from the bench seed, a deal's index and the seats, never from the
 scheduling, so the results do not depend on the number of worker processes.
@@ -27,9 +27,10 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from cgsim.errors import ConfigError
+from cgsim.games import loop
+from cgsim.games.loop import DecisionTimer, win_shares
 from cgsim.games.registry import DEFAULT_GAME, get_game
 from cgsim.play.bot_registry import BotSpec, resolve_bot
-from cgsim.play.match import overrides_observe
 from cgsim.play.seeds import derive_seed, seat_seed
 
 if TYPE_CHECKING:
@@ -48,11 +49,12 @@ class SeatOutcome:
 
     score: float
     win: float
-    """1 for the sole winner, 1/k for each of k sharing winners, 1/players each if none."""
+    """1 for the sole winner, 1/k for each of k sharing winners, 0 for the others (and for
+    every seat of a game nobody wins)."""
     decisions: int
     seconds: float
     won_by_nobody: bool = False
-    """The game ended without a winner (so ``win`` is an equal share)."""
+    """The game ended without a winner (so ``win`` is 0 for both seats)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +87,7 @@ class PairResult:
     score_diff: Interval
     """Upper minus lower score, per deal (mean of the two seatings)."""
     draws: int = 0
-    """Games that ended without a winner (half a win each)."""
+    """Games that ended without a winner (no win for either bot)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,46 +155,21 @@ def _rules(game: str, players: int) -> Any:
 def play(
     game: AnyGame, bots: Sequence[Bot], deal_seed: int, bot_seed: int
 ) -> tuple[SeatOutcome, ...]:
-    """One game with ``bots`` in seat order: a minimal loop that times each decision.
-
-    Like a run, it asks a bot only when more than one action is legal, hands every bot
-    its seat's observation, and tells bots that override ``observe`` of every action.
-    """
+    """One game with ``bots`` in seat order, played by the one game loop with each
+    decision timed; a bot's failure (an illegal action, say) raises ``BotFault``."""
     players = len(bots)
     state = game.new_game(_rules(game.info.id, players), deal_seed)
-    for seat, bot in enumerate(bots):
-        bot.new_game(game, seat, game.observation(state, seat))
-    watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
     rngs = [random.Random(seat_seed(bot_seed, seat)) for seat in range(players)]
-    decisions = [0] * players
-    seconds = [0.0] * players
-    while not game.is_terminal(state):
-        seat = game.current_player(state)
-        legal = game.legal_actions(state)
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            view = game.observation(state, seat)
-            start = time.perf_counter()
-            action = bots[seat].choose(view, legal, rngs[seat])
-            seconds[seat] += time.perf_counter() - start
-            decisions[seat] += 1
-            if action not in legal:
-                name = bots[seat].name or type(bots[seat]).__name__
-                raise RuntimeError(f"bot {name} (seat {seat}) chose an illegal action {action}")
-        state = game.apply(state, action)
-        for watcher_seat, watcher in watchers:
-            watcher.observe(game.observation(state, watcher_seat), seat, action)
-    result = game.result(state)
-    nobody = not result.winners
-    share = 1.0 / players if nobody else 1.0 / len(result.winners)
+    timer = DecisionTimer(players)
+    result = game.result(loop.play(game, state, bots, rngs, decide=timer))
+    shares = win_shares(result)
     return tuple(
         SeatOutcome(
             result.scores[seat],
-            share if nobody or seat in result.winners else 0.0,
-            decisions[seat],
-            seconds[seat],
-            nobody,
+            shares[seat],
+            timer.decisions[seat],
+            timer.seconds[seat],
+            not result.winners,
         )
         for seat in range(players)
     )
@@ -345,7 +322,7 @@ def format_report(report: StrengthReport) -> str:
         if p.draws:
             lines.append(
                 f"  {p.upper} vs {p.lower}: {p.draws} {'game' if p.draws == 1 else 'games'} "
-                "without a winner (half a win each)"
+                "without a winner (no win for either)"
             )
     if report.has_solo:
         lines.append("solo game (mean score, 95% t interval):")

@@ -1,0 +1,158 @@
+"""The one game loop: bots take their seats' decisions until the game ends.
+
+Runs (``cgsim.play.match``), the strength bench and the hand-odds tool all play through
+:func:`play`, so a bot sees the same calls everywhere (OpenSpiel's ``evaluate_bots`` is
+the model). A bot is asked only at real decisions: when exactly one action is legal it
+is applied without asking, and bots hear of it through ``observe`` like any other
+action. Each bot sees only ``game.observation`` of its seat.
+
+Callers add what they need through hooks, each ``None`` (and then free) by default:
+``decide`` asks a bot in its own way (a referee's time limit, :class:`DecisionTimer`),
+``before_decision`` looks at the state before a bot is asked, ``after_action`` sees
+every applied action (a recorder's ``step``), ``max_actions`` caps a game that never
+ends. A bot that raises or chooses an illegal action stops the loop with
+:class:`BotFault` naming its seat; an exception of the engine propagates as it is.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action, AnyGame, GameResult
+
+REASON_LIMIT = 500
+"""Longest fault reason kept (a bot's exception text can be huge)."""
+
+Decide = Callable[[int, Bot, Any, Sequence[Action], random.Random], Action]
+"""``decide(seat, bot, view, legal, rng)``: asks ``bot`` for its choice; it may raise
+:class:`BotFault` itself (a referee's time limit), which passes through unchanged."""
+BeforeDecision = Callable[[Any, int], None]
+"""``before_decision(state, seat)``: called before ``seat``'s bot is asked."""
+AfterAction = Callable[[Any, Action, Any], None]
+"""``after_action(before, action, after)``: called once per applied action, forced or not."""
+
+
+class BotFault(Exception):
+    """A bot failed: it raised, chose an illegal action or broke its caller's limits."""
+
+    def __init__(self, seat: int, reason: str, bot: str = "") -> None:
+        super().__init__(seat, reason, bot)
+        self.seat = seat
+        self.reason = reason
+        self.bot = bot
+
+    def __str__(self) -> str:
+        who = f"bot {self.bot} (seat {self.seat})" if self.bot else f"seat {self.seat}"
+        return f"{who}: {self.reason}"
+
+
+def describe(error: BaseException) -> str:
+    """An exception as one bounded line: its type and message."""
+    text = f"{type(error).__name__}: {error}"
+    return text if len(text) <= REASON_LIMIT else text[: REASON_LIMIT - 3] + "..."
+
+
+def bot_name(bot: Bot) -> str:
+    """The bot's registered name, else its class name."""
+    return bot.name or type(bot).__name__
+
+
+def overrides_observe(bot: Bot) -> bool:
+    """Whether the bot wants to hear every action (only those are told, to save calls)."""
+    return type(bot).observe is not Bot.observe
+
+
+def win_shares(result: GameResult) -> tuple[float, ...]:
+    """Each seat's share of the win: 1/k for each of k winners, 0 for the others.
+
+    A game nobody wins (Kitchen Garden's turn cap) is no win for anyone: every share 0.
+    Runs, reports and the strength bench all count wins this way.
+    """
+    share = 1.0 / len(result.winners) if result.winners else 0.0
+    return tuple(share if seat in result.winners else 0.0 for seat in range(len(result.scores)))
+
+
+class DecisionTimer:
+    """A ``decide`` hook that counts each seat's decisions and the seconds they took."""
+
+    def __init__(self, players: int) -> None:
+        self.decisions = [0] * players
+        self.seconds = [0.0] * players
+
+    def __call__(
+        self, seat: int, bot: Bot, view: Any, legal: Sequence[Action], rng: random.Random
+    ) -> Action:
+        start = time.perf_counter()
+        action = bot.choose(view, legal, rng)
+        self.seconds[seat] += time.perf_counter() - start
+        self.decisions[seat] += 1
+        return action
+
+
+def play(
+    game: AnyGame,
+    state: Any,
+    bots: Sequence[Bot],
+    rngs: Sequence[random.Random],
+    *,
+    decide: Decide | None = None,
+    before_decision: BeforeDecision | None = None,
+    after_action: AfterAction | None = None,
+    max_actions: int | None = None,
+) -> Any:
+    """Play ``state`` to its end with ``bots`` in seat order and return the final state.
+
+    Seat ``s`` draws its randomness from ``rngs[s]``. Raises :class:`BotFault` for a
+    bot's failure (``new_game``, ``choose`` or ``observe``), and ``RuntimeError`` for a
+    state without legal actions or a game still running after ``max_actions`` actions.
+    """
+    for seat, bot in enumerate(bots):
+        view = game.observation(state, seat)
+        try:
+            bot.new_game(game, seat, view)
+        except (Exception, SystemExit) as error:
+            raise BotFault(seat, describe(error), bot_name(bot)) from error
+    watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
+    actions = 0
+    while not game.is_terminal(state):
+        seat = game.current_player(state)
+        legal = game.legal_actions(state)
+        if len(legal) == 1:
+            action = legal[0]
+        elif not legal:
+            raise RuntimeError("no legal action in a non-terminal state")
+        else:
+            if before_decision is not None:
+                before_decision(state, seat)
+            bot = bots[seat]
+            view = game.observation(state, seat)
+            try:
+                if decide is None:
+                    action = bot.choose(view, legal, rngs[seat])
+                else:
+                    action = decide(seat, bot, view, legal, rngs[seat])
+            except BotFault:
+                raise
+            except (Exception, SystemExit) as error:
+                raise BotFault(seat, describe(error), bot_name(bot)) from error
+            if action not in legal:
+                reason = f"illegal action {action!r} (not among the legal actions)"
+                raise BotFault(seat, reason, bot_name(bot))
+        after = game.apply(state, action)
+        if after_action is not None:
+            after_action(state, action, after)
+        for watcher_seat, watcher in watchers:
+            view = game.observation(after, watcher_seat)
+            try:
+                watcher.observe(view, seat, action)
+            except (Exception, SystemExit) as error:
+                raise BotFault(watcher_seat, describe(error), bot_name(watcher)) from error
+        state = after
+        actions += 1
+        if max_actions is not None and actions >= max_actions and not game.is_terminal(state):
+            raise RuntimeError(f"no end after {max_actions} actions")
+    return state

@@ -1,0 +1,155 @@
+"""The one game loop: its hooks, its faults, and that runs, the strength bench and the
+hand-odds tool all play through it and count a game nobody wins the same way."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import pytest
+import toygame
+
+from cgsim.games import loop
+from cgsim.games.bot import Bot
+from cgsim.games.contract import GameResult
+from cgsim.games.loop import BotFault, DecisionTimer, win_shares
+from cgsim.play.bot_registry import resolve_bot
+from cgsim.play.match import play_game
+from cgsim.studies import strength
+
+toygame.register()
+GAME = toygame.GAME
+RULES = GAME.make_rules(2, {})
+
+
+class Counting(Bot):
+    """Takes the largest step and counts what the loop tells it."""
+
+    games: ClassVar[tuple[str, ...]] = ("toy",)
+
+    def __init__(self, params: Any = None) -> None:
+        super().__init__(params)
+        self.asked = 0
+        self.heard = 0
+
+    def choose(self, state: Any, legal_actions: Sequence[int], rng: random.Random) -> int:
+        assert len(legal_actions) > 1
+        self.asked += 1
+        return legal_actions[-1]
+
+    def observe(self, state: Any, seat: int, action: int) -> None:
+        self.heard += 1
+
+
+def _rngs(players: int = 2) -> list[random.Random]:
+    return [random.Random(seat) for seat in range(players)]
+
+
+def test_hooks_see_every_decision_and_every_action() -> None:
+    bots = [Counting(), Counting()]
+    decisions: list[int] = []
+    actions: list[int] = []
+    final = loop.play(
+        GAME,
+        GAME.new_game(RULES, 3),
+        bots,
+        _rngs(),
+        before_decision=lambda state, seat: decisions.append(seat),
+        after_action=lambda before, action, after: actions.append(action),
+    )
+    assert GAME.is_terminal(final)
+    assert len(actions) == final.turn
+    assert len(decisions) == bots[0].asked + bots[1].asked < len(actions)
+    assert bots[0].heard == bots[1].heard == len(actions)
+
+
+def test_the_timer_counts_each_seats_decisions() -> None:
+    bots = [Counting(), Counting()]
+    timer = DecisionTimer(2)
+    loop.play(GAME, GAME.new_game(RULES, 3), bots, _rngs(), decide=timer)
+    assert timer.decisions == [bots[0].asked, bots[1].asked]
+    assert all(seconds >= 0.0 for seconds in timer.seconds)
+
+
+def test_the_action_cap_stops_a_game_that_goes_on() -> None:
+    with pytest.raises(RuntimeError, match="no end after 3 actions"):
+        loop.play(GAME, GAME.new_game(RULES, 3), [Counting(), Counting()], _rngs(), max_actions=3)
+
+
+class Cheat(Counting):
+    name: ClassVar[str] = "cheat"
+
+    def choose(self, state: Any, legal_actions: Sequence[int], rng: random.Random) -> int:
+        return 99
+
+
+class LoudWatcher(Counting):
+    def observe(self, state: Any, seat: int, action: int) -> None:
+        raise ValueError("too loud")
+
+
+@pytest.mark.parametrize(
+    ("bad", "text"),
+    [
+        (Cheat(), "bot cheat (seat 1): illegal action 99 (not among the legal actions)"),
+        (LoudWatcher(), "bot LoudWatcher (seat 1): ValueError: too loud"),
+    ],
+)
+def test_a_failing_bot_is_a_fault_naming_its_seat(bad: Bot, text: str) -> None:
+    with pytest.raises(BotFault) as fault:
+        loop.play(GAME, GAME.new_game(RULES, 3), [Counting(), bad], _rngs())
+    assert fault.value.seat == 1 and str(fault.value) == text
+
+
+def test_an_engine_fault_is_not_a_bot_fault() -> None:
+    rules = GAME.make_rules(2, {"explode": 2})
+    with pytest.raises(RuntimeError, match="the toy engine exploded"):
+        loop.play(GAME, GAME.new_game(rules, 3), [Counting(), Counting()], _rngs())
+
+
+def test_runs_the_strength_bench_and_the_odds_tool_play_through_the_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from bots.kitchen_odds import count_hidden_cards
+
+    calls: list[dict[str, Any]] = []
+    original = loop.play
+
+    def spy(*args: Any, **hooks: Any) -> Any:
+        calls.append(hooks)
+        return original(*args, **hooks)
+
+    monkeypatch.setattr(loop, "play", spy)
+    greedy = resolve_bot(toygame.target(toygame.Greedy), "toy")
+    assert play_game(GAME, RULES, 3, [greedy, greedy]).error is None
+    assert calls[-1]["after_action"] is not None  # the recorder's step
+    strength.play(GAME, [Counting(), Counting()], 3, 3)
+    assert isinstance(calls[-1]["decide"], DecisionTimer)
+    count_hidden_cards(1, 50)
+    assert calls[-1]["before_decision"] is not None and calls[-1]["after_action"] is not None
+    assert len(calls) == 3
+
+
+class NobodyWins(toygame.ToyGame):
+    """The toy game, ending without a winner (like Kitchen Garden's turn cap)."""
+
+    def result(self, state: Any) -> GameResult:
+        result = super().result(state)
+        return GameResult(result.scores, (), "aborted", result.turns, result.ranks)
+
+
+def test_a_game_nobody_wins_is_no_win_for_anyone_everywhere() -> None:
+    game = NobodyWins()
+    greedy = resolve_bot(toygame.target(toygame.Greedy), "toy")
+    run = play_game(game, RULES, 3, [greedy, greedy])
+    bench = strength.play(game, [Counting(), Counting()], 3, 3)
+    assert [row["win_share"] for row in run.seats] == [0.0, 0.0]
+    assert [seat.win for seat in bench] == [0.0, 0.0]
+    assert all(seat.won_by_nobody for seat in bench)
+
+
+def test_win_shares_split_a_shared_win() -> None:
+    result = GameResult((5.0, 5.0, 2.0), (0, 1), "normal", 3, (1.5, 1.5, 3.0))
+    assert win_shares(result) == (0.5, 0.5, 0.0)
+    assert win_shares(GameResult((1.0, 2.0), (1,), "normal", 3, (2.0, 1.0))) == (0.0, 1.0)

@@ -3,6 +3,7 @@ declares setups, a ladder and a schema, and nothing above the contract knows it.
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import toygame
@@ -43,6 +44,6 @@ def test_the_toy_games_playthrough_comes_from_its_declared_setup() -> None:
 def test_strength_climbs_the_toy_games_declared_ladder() -> None:
     report = run_strength(None, games=3, solo_games=2, workers=1, seed=0, game="toy")
     ladder = toygame.INFO.ladder
-    assert [(p.lower, p.upper) for p in report.pairs] == list(zip(ladder, ladder[1:]))
+    assert [(p.lower, p.upper) for p in report.pairs] == list(itertools.pairwise(ladder))
     assert [s.bot for s in report.solo] == list(ladder)
     assert "toy" in format_report(report)

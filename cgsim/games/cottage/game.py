@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError
-from cgsim.games.contract import GameInfo, GameResult, GameSummary, Schema
+from cgsim.games.contract import Game, GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.cottage import rules as engine
 from cgsim.games.cottage.actions import LegalActions
 from cgsim.games.cottage.components import load_catalogue
@@ -119,3 +119,5 @@ class CottageGarden:
 
 
 GAME = CottageGarden()
+_CONTRACT: Game[State, Rules, State] = GAME
+"""The object seen as the contract with Cottage Garden's own types, so mypy checks it."""

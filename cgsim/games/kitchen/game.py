@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cgsim.games.contract import Action, GameInfo, GameResult, GameSummary, Schema
+from cgsim.games.contract import Action, Game, GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.kitchen import record as records
 from cgsim.games.kitchen import rules as engine
 from cgsim.games.kitchen.declaration import INFO, VERSION, schema
@@ -89,3 +89,5 @@ class KitchenGarden:
 
 
 GAME = KitchenGarden()
+_CONTRACT: Game[State, KitchenRules, Observation] = GAME
+"""The object seen as the contract with Kitchen Garden's own types, so mypy checks it."""

@@ -197,7 +197,8 @@ def _compare_runs(
     alpha: float,
 ) -> Compared:
     from cgsim.play.config import load_config
-    from cgsim.play.results import read_manifest
+    from cgsim.play.results import MANIFEST, read_manifest
+    from cgsim.reporting.metrics import schema_of
     from cgsim.studies.compare import Side, compare_sides, shared_seeds
 
     # The side that is a results directory fixes the seed and game count of the other.
@@ -212,7 +213,9 @@ def _compare_runs(
         games = config_a.games if games is None else games
     tables_a, dir_a = _tables_of(a, labels[0], folder, seed, games, workers)
     tables_b, dir_b = _tables_of(b, labels[1], folder, seed, games, workers)
-    sa, sb = Side.of(labels[0], tables_a), Side.of(labels[1], tables_b)
+    schema_a = schema_of(read_manifest(dir_a), str(dir_a / MANIFEST))
+    schema_b = schema_of(read_manifest(dir_b), str(dir_b / MANIFEST))
+    sa, sb = Side.of(labels[0], tables_a, schema_a), Side.of(labels[1], tables_b, schema_b)
     pairs = shared_seeds(sa, sb)
     notes = [
         f"A: {dir_a}; B: {dir_b}",
@@ -235,7 +238,8 @@ def _compare_sequential(
     max_games: int,
     workers: int | None,
 ) -> Compared:
-    from cgsim.play.config import load_config
+    from cgsim.games.registry import get_game
+    from cgsim.play.config import load_config, resolve_rules
     from cgsim.reporting.studyplots import plot_llr
     from cgsim.studies.compare import Side, compare_sides
     from cgsim.studies.sequential import DECISION_TEXT, SprtSettings, sprt_compare
@@ -243,13 +247,16 @@ def _compare_sequential(
     if _is_results(a) or _is_results(b):
         raise StudyInputError("--sprt plays games as it goes: give two TOML configs")
     settings = SprtSettings(metric, h0, h1, alpha, beta, batch, max_games)
-    run = sprt_compare(load_config(a), load_config(b), settings, workers=workers, echo=typer.echo)
+    config_a, config_b = load_config(a), load_config(b)
+    run = sprt_compare(config_a, config_b, settings, workers=workers, echo=typer.echo)
     outcome = run.outcome
     verdict = DECISION_TEXT[outcome.decision]
     typer.echo(f"SPRT on {metric}: {verdict} after {outcome.games} games per side")
     folder.mkdir(parents=True, exist_ok=True)
     plot_llr(outcome.history(), outcome.bounds, folder / "sprt_llr.png")
-    sa, sb = Side.of(labels[0], run.tables_a), Side.of(labels[1], run.tables_b)
+    schema_a = get_game(config_a.game).schema(resolve_rules(config_a))
+    schema_b = get_game(config_b.game).schema(resolve_rules(config_b))
+    sa, sb = Side.of(labels[0], run.tables_a, schema_a), Side.of(labels[1], run.tables_b, schema_b)
     notes = [
         f"SPRT on {metric}: H0 |B - A| <= {h0:g} against H1 |B - A| >= {h1:g}, alpha {alpha:g}, "
         f"beta {beta:g}: {verdict} after {outcome.games} games per side (plot sprt_llr.png)",
@@ -324,7 +331,7 @@ def register_studies(app: typer.Typer) -> None:
     ) -> None:
         """Search the free rule settings for the values closest to the targets."""
         from cgsim.play.config import load_config
-        from cgsim.reporting.report import format_value
+        from cgsim.reporting.pages import format_value
         from cgsim.studies.tune import candidate_label, tune_config, tune_spec, write_tune_report
 
         loaded = load_config(config, {"seed": seed, "workers": workers, "out": out})
@@ -355,7 +362,7 @@ def register_studies(app: typer.Typer) -> None:
 
         from cgsim.play.results import require_results_dir
         from cgsim.reporting.balance import write_balance_report
-        from cgsim.reporting.report import markdown_table
+        from cgsim.reporting.pages import markdown_table
 
         require_results_dir(results)
         paths = write_balance_report(results, out)

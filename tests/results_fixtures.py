@@ -3,7 +3,9 @@
 Tables are written as chunked Parquet folders (``games.parquet/chunk-000000.parquet``)
 with the core columns of the results contract plus Cottage-Garden-like game-specific
 columns (``final_round_turns``; per seat ``orange_0..2``, ``blue_0..2``, ``beehives``,
-``beds_completed``, ...; and a ``beds`` table), and a ``manifest.json``.
+``beds_completed``, ...; and a ``beds`` table), and a ``manifest.json`` stamped, like the
+runner's, with the game's declared schema (Cottage Garden's real one, some of whose
+columns the fixture leaves out, as a run made before they were declared would).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from cgsim.games.contract import Schema
+from cgsim.games.registry import get_game
 from cgsim.play.results import GAMES_SCHEMA, SEATS_SCHEMA
 
 COTTAGE_GAME_COLUMNS: dict[str, pl.DataType] = {"final_round_turns": pl.Int64()}
@@ -143,6 +147,13 @@ def _rows(
     return games, seats, beds
 
 
+def declared_schema(game: str, players: int) -> Schema:
+    """The schema ``game`` declares for a default game of ``players`` (as the runner
+    stamps it)."""
+    declared = get_game(game)
+    return declared.schema(declared.make_rules(players, {}))
+
+
 def write_table(
     results: Path,
     table: str,
@@ -181,12 +192,14 @@ def write_results(
     write_table(results, "seats", seats, seat_schema, chunk_size)
     if cottage:
         write_table(results, "beds", beds, BEDS_SCHEMA, chunk_size)
+    players = max((len(s.seats) for s in specs), default=2)
     data: dict[str, Any] = {
         "name": name,
         "command": "tournament",
         "game": game,
         "config": {"games": len(specs)},
-        "rules": {"players": max((len(s.seats) for s in specs), default=2)},
+        "rules": {"players": players},
+        "schema": declared_schema(game, players).to_json() if cottage else Schema().to_json(),
         "cgsim_version": "0.1.0",
         "engine_version": "test-1",
         "run_seed": 1,

@@ -145,7 +145,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Search the free rule settings for the values closest to the targets."""
         from cgsim.play.config import load_config
-        from cgsim.reporting.report import format_value
+        from cgsim.reporting.pages import format_value
         from cgsim.studies.tune import candidate_label, tune_config, tune_spec, write_tune_report
 
         loaded = load_config(config, {"seed": seed, "workers": workers, "out": out})
@@ -176,7 +176,7 @@ def register(app: typer.Typer) -> None:
 
         from cgsim.play.results import require_results_dir
         from cgsim.reporting.balance import write_balance_report
-        from cgsim.reporting.report import markdown_table
+        from cgsim.reporting.pages import markdown_table
 
         require_results_dir(results)
         paths = write_balance_report(results, out)

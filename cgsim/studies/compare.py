@@ -1,7 +1,7 @@
 """Comparing two setups metric by metric: did a change to rules, components or bots alter
 outcomes, really?
 
-Both sides are measured by :func:`cgsim.reporting.balance.game_metrics`. When the two runs share
+Both sides are measured by :func:`cgsim.reporting.metrics.game_metrics`. When the two runs share
 deal seeds (common random numbers: same run seed and schedule) every measure is paired
 by deal, which cancels deal luck and makes the intervals much narrower; otherwise the
 deal blocks of each side are independent units. Means and rates: paired t (Welch t
@@ -27,7 +27,8 @@ import numpy as np
 import polars as pl
 
 from cgsim.errors import CgsimError
-from cgsim.reporting.balance import DECIDED_ENDS, game_metrics, is_rate, metric_columns
+from cgsim.games.contract import Schema
+from cgsim.reporting.metrics import DECIDED_ENDS, game_metrics, is_rate, metric_columns
 from cgsim.reporting.stats import (
     Difference,
     FloatArray,
@@ -89,18 +90,22 @@ class SideStopped(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """One side of a comparison: per-game measures and the decided seat rows."""
+    """One side of a comparison: per-game measures, the decided seat rows and the game's
+    declared schema (which says which measures are proportions)."""
 
     label: str
     metrics: pl.DataFrame
     seats: pl.DataFrame
+    schema: Schema
 
     @classmethod
-    def of(cls, label: str, tables: Mapping[str, pl.DataFrame]) -> Side:
-        """A side from result tables (``games`` and ``seats``)."""
+    def of(cls, label: str, tables: Mapping[str, pl.DataFrame], schema: Schema) -> Side:
+        """A side from result tables (``games`` and ``seats``) and the schema of the game
+        that played them (the run's manifest or ``game.schema(rules)``)."""
         games, seats = tables["games"], tables["seats"]
         decided = games.filter(pl.col("end").is_in(DECIDED_ENDS)).select("game_id", "seed")
-        return cls(label, game_metrics(games, seats), seats.join(decided, on="game_id"))
+        metrics = game_metrics(games, seats, schema)
+        return cls(label, metrics, seats.join(decided, on="game_id"), schema)
 
 
 def shared_seeds(a: Side, b: Side) -> int:
@@ -151,7 +156,7 @@ def _mean_row(a: Side, b: Side, metric: str, paired: bool) -> dict[str, object] 
     if part_a.is_empty() or part_b.is_empty():
         return None
     mean_a, mean_b = float(part_a[metric].mean()), float(part_b[metric].mean())  # type: ignore[arg-type]
-    kind = "rate" if is_rate(metric) else "mean"
+    kind = "rate" if is_rate(metric, a.schema) or is_rate(metric, b.schema) else "mean"
     if paired:
         x, y = pair_by_key(
             part_b["seed"].to_numpy(),
@@ -279,13 +284,16 @@ def compare_sides(
 def compare_tables(
     a: Mapping[str, pl.DataFrame],
     b: Mapping[str, pl.DataFrame],
+    schema: Schema,
     *,
     labels: tuple[str, str] = ("A", "B"),
     alpha: float = ALPHA,
     seed: int = 0,
 ) -> pl.DataFrame:
-    """:func:`compare_sides` on two sets of result tables (``games``, ``seats``)."""
-    return compare_sides(Side.of(labels[0], a), Side.of(labels[1], b), alpha=alpha, seed=seed)
+    """:func:`compare_sides` on two sets of result tables (``games``, ``seats``) of a game
+    with this schema."""
+    sides = Side.of(labels[0], a, schema), Side.of(labels[1], b, schema)
+    return compare_sides(*sides, alpha=alpha, seed=seed)
 
 
 # ---------------------------------------------------------------- tolerances (--fail-on)
@@ -418,7 +426,8 @@ def _compare_runs(
     progress: Echo,
 ) -> tuple[pl.DataFrame, tuple[Side, Side], list[str]]:
     from cgsim.play.config import load_config
-    from cgsim.play.results import read_manifest
+    from cgsim.play.results import MANIFEST, read_manifest
+    from cgsim.reporting.metrics import schema_of
 
     # The side that is a results directory fixes the seed and game count of the other.
     stored = a if is_results_dir(a) else b if is_results_dir(b) else None
@@ -432,7 +441,9 @@ def _compare_runs(
         games = config_a.games if games is None else games
     tables_a, dir_a = _tables_of(a, labels[0], folder, seed, games, workers, progress)
     tables_b, dir_b = _tables_of(b, labels[1], folder, seed, games, workers, progress)
-    sa, sb = Side.of(labels[0], tables_a), Side.of(labels[1], tables_b)
+    schema_a = schema_of(read_manifest(dir_a), str(dir_a / MANIFEST))
+    schema_b = schema_of(read_manifest(dir_b), str(dir_b / MANIFEST))
+    sa, sb = Side.of(labels[0], tables_a, schema_a), Side.of(labels[1], tables_b, schema_b)
     pairs = shared_seeds(sa, sb)
     notes = [
         f"A: {dir_a}; B: {dir_b}",
@@ -450,20 +461,24 @@ def _compare_sequential(
     workers: int | None,
     echo: Echo,
 ) -> tuple[pl.DataFrame, tuple[Side, Side], list[str]]:
-    from cgsim.play.config import load_config
+    from cgsim.games.registry import get_game
+    from cgsim.play.config import load_config, resolve_rules
     from cgsim.reporting.studyplots import plot_llr
     from cgsim.studies.sequential import DECISION_TEXT, sprt_compare
 
     if is_results_dir(a) or is_results_dir(b):
         raise CompareInputError("--sprt plays games as it goes: give two TOML configs")
-    run = sprt_compare(load_config(a), load_config(b), settings, workers=workers, echo=echo)
+    config_a, config_b = load_config(a), load_config(b)
+    run = sprt_compare(config_a, config_b, settings, workers=workers, echo=echo)
     outcome = run.outcome
     metric = settings.metric
     verdict = DECISION_TEXT[outcome.decision]
     echo(f"SPRT on {metric}: {verdict} after {outcome.games} games per side")
     folder.mkdir(parents=True, exist_ok=True)
     plot_llr(outcome.history(), outcome.bounds, folder / "sprt_llr.png")
-    sa, sb = Side.of(labels[0], run.tables_a), Side.of(labels[1], run.tables_b)
+    schema_a = get_game(config_a.game).schema(resolve_rules(config_a))
+    schema_b = get_game(config_b.game).schema(resolve_rules(config_b))
+    sa, sb = Side.of(labels[0], run.tables_a, schema_a), Side.of(labels[1], run.tables_b, schema_b)
     notes = [
         f"SPRT on {metric}: H0 |B - A| <= {settings.h0:g} against H1 |B - A| >= "
         f"{settings.h1:g}, alpha {settings.alpha:g}, beta {settings.beta:g}: {verdict} after "
@@ -570,8 +585,8 @@ def write_comparison(
 ) -> dict[str, Path]:
     """compare.csv, compare.md, compare.html (self-contained) and two plots in ``out_dir``:
     the score distributions (ECDF of each side) and each measure's standardised change."""
-    from cgsim.reporting.report import STYLE, html_table, markdown_table
-    from cgsim.reporting.studyplots import html_page, plot_ecdf, plot_effects
+    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    from cgsim.reporting.studyplots import plot_ecdf, plot_effects
 
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {"csv": out_dir / "compare.csv"}
@@ -582,26 +597,15 @@ def write_comparison(
         title="Score distributions",
     )
     paths["effects_plot"] = plot_effects(table, out_dir / "compare_effects.png")
-    shown = table
     legend = (
         f"A = {sides[0].label}, B = {sides[1].label}. Difference B - A with its 95% interval; "
         "p-values adjusted by Holm across all metrics; 'changed' when the adjusted p < 0.05."
     )
-    markdown = [f"# {title}", "", legend, ""]
-    markdown += [f"- {note}" for note in notes]
-    markdown += ["", markdown_table(shown), "", "![scores](compare_scores.png)"]
-    markdown += ["", "![changes](compare_effects.png)", ""]
-    paths["markdown"] = out_dir / "compare.md"
-    paths["markdown"].write_text("\n".join(markdown), encoding="utf-8")
-    paths["html"] = out_dir / "compare.html"
-    paths["html"].write_text(
-        html_page(
-            title,
-            [legend, *notes],
-            [("Metrics", html_table(shown))],
-            [paths["scores_plot"], paths["effects_plot"]],
-            style=STYLE,
-        ),
-        encoding="utf-8",
+    metrics = PageSection(
+        "Metrics",
+        tables=[PageTable(table, "compare.csv")],
+        plots=[paths["scores_plot"], paths["effects_plot"]],
     )
+    page = Page(title, text=[legend], notes=notes, sections=[metrics])
+    paths["markdown"], paths["html"] = write_page(page, out_dir, "compare")
     return paths

@@ -18,10 +18,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import FrameType
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 from cgsim.games import loop
-from cgsim.games.bot import Bot, NoParams
+from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult, GameSummary, Row
 from cgsim.games.loop import BotFault, bot_name, describe, win_shares
 from cgsim.play.bot_registry import BotSpec
@@ -341,21 +341,3 @@ def play_spec(
         block=spec.block,
         bot_seed=spec.bot_seed,
     )
-
-
-class FirstLegalBot(Bot):
-    """Always the first legal action: plays the schema probe without any real bot."""
-
-    description: ClassVar[str] = "the first legal action, always"
-
-    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        return legal_actions[0]
-
-
-PROBE_ACTION_LIMIT = 100_000
-
-
-def probe_game(game: AnyGame, rules: Any, seed: int, players: int) -> GameOutcome:
-    """One game of first-legal-action play: shows which columns the game's rows carry."""
-    probe = BotSpec(label="probe", name="probe", cls=FirstLegalBot, params=NoParams())
-    return play_game(game, rules, seed, [probe] * players, max_actions=PROBE_ACTION_LIMIT)

@@ -26,6 +26,10 @@ from cgsim.play.seeds import seat_seed
 
 ERROR_END = "error"
 REASON_LIMIT = 500
+MAX_ACTIONS = 500_000
+"""Actions of one game at most, whatever the caller asks: a backstop behind each game's
+own turn cap (which no setting can switch off), so no input can make a game run forever.
+Well above the longest game any accepted setting allows."""
 
 
 class GameSpec(NamedTuple):
@@ -166,6 +170,7 @@ def _play(
     for seat, bot in enumerate(bots):
         referee.hook(seat, bot.new_game, game, seat, game.observation(state, seat))
     watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
+    limit = MAX_ACTIONS if max_actions is None else min(max_actions, MAX_ACTIONS)
     actions = 0
     while not game.is_terminal(state):
         seat = game.current_player(state)
@@ -184,8 +189,8 @@ def _play(
             referee.hook(watcher_seat, watcher.observe, view, seat, action)
         state = after
         actions += 1
-        if max_actions is not None and actions >= max_actions and not game.is_terminal(state):
-            raise RuntimeError(f"no end after {max_actions} actions")
+        if actions >= limit and not game.is_terminal(state):
+            raise RuntimeError(f"no end after {limit} actions")
     return game.result(state), recorder.finish(state)
 
 
@@ -334,7 +339,8 @@ def play_game(
     (with ``game_id`` and ``block`` added). ``time_limit`` is seconds per decision, 0
     for none; in the main thread an alarm also interrupts a bot that never returns.
     ``max_actions`` ends a game that has not finished after that many actions as an
-    engine error. Never raises for a bot's or the engine's fault: see ``GameOutcome.error``.
+    engine error (never more than :data:`MAX_ACTIONS`). Never raises for a bot's or the
+    engine's fault: see ``GameOutcome.error``.
     """
     block = game_id if block is None else block
     base = seed if bot_seed is None else bot_seed

@@ -14,6 +14,14 @@ import typer
 
 from cgsim.errors import CgsimError
 from cgsim.games.registry import DEFAULT_GAME
+from cgsim.play.limits import (
+    MAX_GAMES,
+    check_float,
+    check_int,
+    check_seed,
+    check_workers,
+)
+from cgsim.play.paths import require_output_dir
 
 if TYPE_CHECKING:
     import polars as pl
@@ -30,6 +38,8 @@ golden_app = typer.Typer(
 )
 
 DEFAULT_GOLDEN_BOTS = "random"
+MAX_GOLDEN_GAMES = 1000
+"""Golden games per setup: they are replayed on every check."""
 
 
 class StudyInputError(CgsimError):
@@ -51,7 +61,10 @@ def golden_record(
     from cgsim.commands.engine import split_bot_list
     from cgsim.studies.golden import default_games, record_golden
 
-    count = record_golden(out, default_games(games, split_bot_list(bots), game))
+    check_int("--games", games, 1, MAX_GOLDEN_GAMES)
+    planned = default_games(games, split_bot_list(bots), game)
+    require_output_dir(out, "--out")
+    count = record_golden(out, planned)
     typer.echo(f"recorded {count} golden games in {out}")
 
 
@@ -141,15 +154,27 @@ def register_compare(app: typer.Typer) -> None:
     ) -> None:
         """Compare two setups metric by metric, paired on shared seeds (exit 1 with
         --fail-on when a change beyond tolerance is established)."""
-        from cgsim.studies.compare import beyond_tolerance, parse_tolerances
+        from cgsim.studies.compare import beyond_tolerance, check_metric_names, parse_tolerances
 
         _check_input(a, "A")
         _check_input(b, "B")
         tolerances = parse_tolerances(fail_on) if fail_on is not None else {}
+        check_float("--alpha", alpha, 0.0, 1.0, open_ends=True)
+        if sprt:
+            check_float("--beta", beta, 0.0, 1.0, open_ends=True)
+            check_int("--batch", batch, 1, MAX_GAMES)
+            check_int("--max-games", max_games, 1, MAX_GAMES)
+        if seed is not None:
+            check_seed("--seed", seed)
+        check_workers("--workers", workers)
         labels = (_label(a), _label(b))
         if labels[0] == labels[1]:
             labels = (f"{labels[0]}-a", f"{labels[1]}-b")
-        folder = out or Path("results") / f"compare-{labels[0]}-vs-{labels[1]}"
+        folder = require_output_dir(
+            out or Path("results") / f"compare-{labels[0]}-vs-{labels[1]}", "--out"
+        )
+        if tolerances:
+            check_metric_names(tolerances, _possible_metrics(a) & _possible_metrics(b))
         if sprt:
             table, sides, notes = _compare_sequential(
                 a, b, folder, labels, metric, h0, h1, alpha, beta, batch, max_games, workers
@@ -162,6 +187,15 @@ def register_compare(app: typer.Typer) -> None:
             typer.echo(f"beyond tolerance: {line}")
         if breaches:
             raise typer.Exit(EXIT_FOUND)
+
+
+def _possible_metrics(path: Path) -> set[str]:
+    """The metrics a side (config or results directory) can be compared on."""
+    from cgsim.play.config import load_config
+    from cgsim.play.results import load_tables
+    from cgsim.studies.compare import possible_metrics
+
+    return possible_metrics(load_tables(path) if _is_results(path) else load_config(path))
 
 
 def _tables_of(
@@ -303,6 +337,7 @@ def register_studies(app: typer.Typer) -> None:
         from cgsim.studies.sweep import run_sweep, sweep_dir, sweep_table, write_sweep_report
 
         loaded = load_config(config, {"games": games, "seed": seed, "workers": workers, "out": out})
+        require_output_dir(sweep_dir(loaded), "--out")
         done = run_sweep(loaded, fresh=fresh, echo=typer.echo)
         if any(result.status != "complete" for _, result in done):
             typer.echo("sweep stopped before every point was played; run it again to resume")
@@ -329,6 +364,7 @@ def register_studies(app: typer.Typer) -> None:
 
         loaded = load_config(config, {"seed": seed, "workers": workers, "out": out})
         spec = tune_spec(loaded)
+        require_output_dir(loaded.results_dir / "tune", "--out")
         result = tune_config(loaded, workers=workers, echo=typer.echo)
         typer.echo(f"best settings: {candidate_label(result.best)}")
         summary = result.best_summary
@@ -358,6 +394,7 @@ def register_studies(app: typer.Typer) -> None:
         from cgsim.reporting.report import markdown_table
 
         require_results_dir(results)
+        require_output_dir(out or results, "--out")
         paths = write_balance_report(results, out)
 
         for name in ("balance_seat_advantage", "balance_flags"):
@@ -396,6 +433,10 @@ def register_studies(app: typer.Typer) -> None:
         from cgsim.studies.regress import regress as run_regress
 
         tolerances = parse_tolerances(",".join(metric), "--metric") if metric else {}
+        check_float("--alpha", alpha, 0.0, 1.0, open_ends=True)
+        check_float("--beta", beta, 0.0, 1.0, open_ends=True)
+        check_int("--batch", batch, 1, MAX_GAMES)
+        check_workers("--workers", workers)
         loaded = load_config(config) if config is not None else None
         outcome = run_regress(
             baseline,

@@ -22,7 +22,17 @@ import numpy as np
 import polars as pl
 
 from cgsim.errors import CgsimError
-from cgsim.reporting.balance import DECIDED_ENDS, game_metrics, is_rate, metric_columns
+from cgsim.games.registry import get_game
+from cgsim.play.config import RunConfig
+from cgsim.play.schedules import plan_for
+from cgsim.play.storage import Columns, TableSchemas
+from cgsim.reporting.balance import (
+    BOT_PREFIX,
+    DECIDED_ENDS,
+    game_metrics,
+    is_rate,
+    metric_columns,
+)
 from cgsim.reporting.stats import (
     Difference,
     FloatArray,
@@ -286,6 +296,37 @@ def parse_tolerances(text: str, option: str = "--fail-on") -> dict[str, float]:
     if not tolerances:
         raise FailOnError(f"{option}: no metric:tolerance given, e.g. mean_score:1.0")
     return tolerances
+
+
+def possible_metrics(side: RunConfig | Mapping[str, pl.DataFrame]) -> set[str]:
+    """The metrics with an interval a comparison can give for one side, known before any
+    game is played: from a config's declared columns, seats and bots, or from stored
+    tables. Lets ``--fail-on`` refuse a misspelt metric before both sides are played."""
+    ids = {"game_id", "block", "seed", "players"}
+    quantiles = {f"score_q{round(q * 100):02d}" for q in QUANTILES}
+    if not isinstance(side, RunConfig):
+        return set(game_metrics(side["games"], side["seats"]).columns) - ids | quantiles
+    plan = plan_for(side, "run")
+    schemas = TableSchemas.from_schema(get_game(side.game).schema(plan.rules))
+    empty = game_metrics(schemas.frame("games", Columns()), schemas.frame("seats", Columns()))
+    names = set(empty.columns) - ids | quantiles
+    if side.players > 1:
+        names |= {f"seat{k}_win_rate" for k in range(side.players)}
+        labels = {bot.label for bot in plan.bots}
+        names |= {f"{BOT_PREFIX}{label}" for label in labels} if len(labels) > 1 else set()
+    return names
+
+
+def check_metric_names(
+    tolerances: Mapping[str, float], available: set[str], option: str = "--fail-on"
+) -> None:
+    """A ``FailOnError`` for the first metric that no side can measure."""
+    for metric in tolerances:
+        if metric not in available:
+            raise FailOnError(
+                f"{option} {metric!r}: not a metric of this comparison; "
+                f"available: {', '.join(sorted(available))}"
+            )
 
 
 def beyond_tolerance(table: pl.DataFrame, tolerances: Mapping[str, float]) -> list[str]:

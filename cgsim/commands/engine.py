@@ -9,6 +9,11 @@ import typer
 
 from cgsim.errors import ConfigError, RecordError
 from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.play.limits import MAX_GAMES, check_int, check_seed
+from cgsim.play.paths import require_output_file
+
+MAX_BENCH_GAMES = 100_000
+"""Games per speed measurement."""
 
 
 def split_bot_list(text: str) -> list[str]:
@@ -103,6 +108,9 @@ def register(app: typer.Typer) -> None:
         from cgsim.play.bot_registry import resolve_bot
         from cgsim.play.match import play_game
 
+        check_seed("--seed", seed)
+        if record is not None:
+            require_output_file(record, "--record")
         the_game = get_game(game)
         if not the_game.info.min_players <= players <= the_game.info.max_players:
             raise ConfigError(
@@ -200,6 +208,9 @@ def register(app: typer.Typer) -> None:
         from cgsim.studies.bench import memory_bench, run_bench
 
         get_game(game)  # an unknown game fails before any measurement
+        check_int("--games", games, 1, MAX_BENCH_GAMES)
+        check_int("--memory-games", memory_games, 0, MAX_GAMES)
+        check_seed("--seed", seed)
         run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
         if memory_games > 0:
             typer.echo("")

@@ -69,5 +69,7 @@ def dumps(record: Mapping[str, Any]) -> str:
 
 
 def write_record(path: Path, record: Mapping[str, Any]) -> None:
-    """Write one record as readable JSON."""
-    Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    """Write one record as readable JSON (its folder made when missing)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")

@@ -28,6 +28,10 @@ from cgsim.play.bot_registry import BotSpec
 from cgsim.play.seeds import seat_seed
 
 ERROR_END = "error"
+MAX_ACTIONS = 500_000
+"""Actions of one game at most, whatever the caller asks: a backstop behind each game's
+own turn cap (which no setting can switch off), so no input can make a game run forever.
+Well above the longest game any accepted setting allows."""
 
 
 class GameSpec(NamedTuple):
@@ -132,7 +136,7 @@ def _play(
         rngs,
         decide=referee,
         after_action=recorder.step,
-        max_actions=max_actions,
+        max_actions=MAX_ACTIONS if max_actions is None else min(max_actions, MAX_ACTIONS),
     )
     return game.result(final), recorder.finish(final)
 
@@ -282,7 +286,8 @@ def play_game(
     (with ``game_id`` and ``block`` added). ``time_limit`` is seconds per decision, 0
     for none; in the main thread an alarm also interrupts a bot that never returns.
     ``max_actions`` ends a game that has not finished after that many actions as an
-    engine error. Never raises for a bot's or the engine's fault: see ``GameOutcome.error``.
+    engine error (never more than :data:`MAX_ACTIONS`). Never raises for a bot's or the
+    engine's fault: see ``GameOutcome.error``.
     """
     block = game_id if block is None else block
     base = seed if bot_seed is None else bot_seed

@@ -13,10 +13,9 @@ Worker processes live in ``cgsim.play.pool``. Games of chunks left incomplete by
 from __future__ import annotations
 
 import math
-import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,7 +28,9 @@ from cgsim.errors import CgsimError
 from cgsim.games.contract import AnyGame, Row
 from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig
+from cgsim.play.limits import workers_used
 from cgsim.play.match import ERROR_END
+from cgsim.play.paths import require_output_dir
 from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
 from cgsim.play.results import scan
 from cgsim.play.schedules import Plan
@@ -72,13 +73,6 @@ class RunResult:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def cpu_count() -> int:
-    """Cores this process may use."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
 
 
 def new_manifest(config: RunConfig, plan: Plan, game: AnyGame) -> dict[str, Any]:
@@ -195,6 +189,7 @@ def run_games(
     fresh: bool = False,
     fail_fast: bool = False,
     progress: bool | None = None,
+    announce: Callable[[int], object] | None = None,
 ) -> RunResult:
     """Play the plan's missing games into ``config.results_dir`` and update its manifest.
 
@@ -204,8 +199,11 @@ def run_games(
     game that ends in error (status ``stopped``); every finished game is kept (those of
     incomplete chunks in ``partial/``, which the next run completes).
     ``progress`` shows a progress bar on stderr (None: only when it is a terminal).
+    ``announce`` hears the number of worker processes used, before the first game.
+    The results folder is checked first (``ConfigError`` when it cannot be written).
     """
     game = get_game(config.game)
+    require_output_dir(config.results_dir, "results folder")
     store = ResultsStore(config.results_dir)
     manifest = new_manifest(config, plan, game)
     _prepare(store, manifest, fresh)
@@ -215,7 +213,9 @@ def run_games(
     manifest["games_done"], manifest["games_partial"] = _stored(total, buffers)
     store.write_manifest(manifest)
 
-    workers = max(1, min(config.workers or cpu_count(), remaining))
+    workers = workers_used(config.workers, remaining)
+    if announce is not None:
+        announce(workers)
     schemas = TableSchemas.from_schema(game.schema(plan.rules))
     progress_bar = tqdm(
         total=total,

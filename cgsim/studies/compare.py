@@ -28,7 +28,13 @@ import polars as pl
 
 from cgsim.errors import CgsimError
 from cgsim.games.contract import Schema
-from cgsim.reporting.metrics import DECIDED_ENDS, game_metrics, is_rate, metric_columns
+from cgsim.reporting.metrics import (
+    BOT_PREFIX,
+    DECIDED_ENDS,
+    game_metrics,
+    is_rate,
+    metric_columns,
+)
 from cgsim.reporting.stats import (
     Difference,
     FloatArray,
@@ -319,6 +325,51 @@ def parse_tolerances(text: str, option: str = "--fail-on") -> dict[str, float]:
     return tolerances
 
 
+def possible_metrics(side: Path) -> set[str]:
+    """The metrics with an interval a comparison can give for one side (a config or a
+    results directory), known before any game is played: from the game's declared schema,
+    the seats and the bots. Lets ``--fail-on`` refuse a misspelt metric before both sides
+    are played."""
+    from cgsim.games.registry import get_game
+    from cgsim.play.config import load_config, resolve_rules
+    from cgsim.play.results import MANIFEST, load_tables, read_manifest
+    from cgsim.play.schedules import plan_for
+    from cgsim.play.storage import Columns, TableSchemas
+    from cgsim.reporting.metrics import schema_of
+
+    ids = {"game_id", "block", "seed", "players"}
+    quantiles = {f"score_q{round(q * 100):02d}" for q in QUANTILES}
+    if is_results_dir(side):
+        schema = schema_of(read_manifest(side), str(side / MANIFEST))
+        tables = load_tables(side)
+        return set(game_metrics(tables["games"], tables["seats"], schema).columns) - ids | quantiles
+    config = load_config(side)
+    plan = plan_for(config, "run" if config.seats else "tournament")
+    schema = get_game(config.game).schema(resolve_rules(config))
+    schemas = TableSchemas.from_schema(schema)
+    empty = game_metrics(
+        schemas.frame("games", Columns()), schemas.frame("seats", Columns()), schema
+    )
+    names = set(empty.columns) - ids | quantiles
+    if config.players > 1:
+        names |= {f"seat{k}_win_rate" for k in range(config.players)}
+        labels = {bot.label for bot in plan.bots}
+        names |= {f"{BOT_PREFIX}{label}" for label in labels} if len(labels) > 1 else set()
+    return names
+
+
+def check_metric_names(
+    tolerances: Mapping[str, float], available: set[str], option: str = "--fail-on"
+) -> None:
+    """A ``FailOnError`` for the first metric that no side can measure."""
+    for metric in tolerances:
+        if metric not in available:
+            raise FailOnError(
+                f"{option} {metric!r}: not a metric of this comparison; "
+                f"available: {', '.join(sorted(available))}"
+            )
+
+
 def beyond_tolerance(table: pl.DataFrame, tolerances: Mapping[str, float]) -> list[str]:
     """Metrics whose whole interval lies beyond their tolerance (a change established
     larger than allowed), as one line each. Raises ``FailOnError`` for a metric the table
@@ -509,10 +560,23 @@ def run_compare(
     each side's run. Raises ``CompareInputError`` for a bad side and ``SideStopped``
     when a side's run is interrupted.
     """
+    from cgsim.play.limits import MAX_GAMES, check_float, check_int, check_seed, check_workers
+    from cgsim.play.paths import require_output_dir
+
     check_side(a, "A")
     check_side(b, "B")
+    check_float("--alpha", alpha, 0.0, 1.0, open_ends=True)
+    if sprt is not None:
+        check_float("--beta", sprt.beta, 0.0, 1.0, open_ends=True)
+        check_int("--batch", sprt.batch, 1, MAX_GAMES)
+        check_int("--max-games", sprt.max_games, 1, MAX_GAMES)
+    if seed is not None:
+        check_seed("--seed", seed)
+    check_workers("--workers", workers)
     labels = side_labels(a, b)
-    folder = out or Path("results") / f"compare-{labels[0]}-vs-{labels[1]}"
+    folder = require_output_dir(
+        out or Path("results") / f"compare-{labels[0]}-vs-{labels[1]}", "--out"
+    )
     if sprt is not None:
         table, sides, notes = _compare_sequential(a, b, folder, labels, sprt, workers, echo)
     else:

@@ -23,8 +23,8 @@ from cgsim.errors import CgsimError
 from cgsim.games.contract import Schema
 from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig, with_overrides
+from cgsim.play.limits import workers_used
 from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
-from cgsim.play.runner import cpu_count
 from cgsim.play.schedules import plan_for
 from cgsim.play.storage import TableSchemas
 from cgsim.reporting.metrics import game_metrics
@@ -66,7 +66,7 @@ class SprtSettings:
             raise SprtSettingsError(
                 f"alpha = {self.alpha}, beta = {self.beta}: both must lie strictly between 0 and 1"
             )
-        if not 0.0 <= self.h0 < self.h1:
+        if not 0.0 <= self.h0 < self.h1 < math.inf:
             raise SprtSettingsError(
                 f"h0 = {self.h0}, h1 = {self.h1}: need 0 <= h0 < h1 (tolerated change below "
                 "the meaningful one)"
@@ -181,7 +181,7 @@ class GameBatches:
         self.plan = plan_for(config, "run" if config.seats else "tournament")
         self.game = get_game(config.game)
         self.schemas = TableSchemas.from_schema(self.game.schema(self.plan.rules))
-        self.workers = max(1, workers or config.workers or cpu_count())
+        self.workers = workers_used(workers or config.workers, len(self.plan.schedule))
         context = WorkerContext(
             config.game, self.plan.rules, self.plan.bots, False, config.time_limit
         )

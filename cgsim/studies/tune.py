@@ -43,7 +43,11 @@ from cgsim.errors import CgsimError, ConfigError
 from cgsim.games.contract import Schema
 from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig, config_error, resolve_rules, with_overrides
+from cgsim.play.limits import MAX_GAMES, MAX_SEED
 from cgsim.reporting.metrics import metric_values, summarize_metrics
+
+MAX_GRID = 100_000
+"""Points of the grid of free values (candidates are drawn from it)."""
 
 Candidate = dict[str, Any]
 Evaluate = Callable[[Candidate, int, int], pl.DataFrame]
@@ -66,6 +70,9 @@ class FreeRange(BaseModel):
     def _ordered(self) -> FreeRange:
         if self.max < self.min:
             raise ValueError(f"max ({self.max}) is below min ({self.min})")
+        count = (self.max - self.min) // self.step + 1
+        if count > MAX_GRID:
+            raise ValueError(f"{count:,} values; allowed at most {MAX_GRID:,}: raise step")
         return self
 
     def values(self) -> list[int]:
@@ -102,10 +109,10 @@ class TuneSpec(BaseModel):
     """The ``[tune]`` table of a config, validated."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    games: int = Field(default=40, gt=0)
-    rounds: int = Field(default=4, gt=0, le=12)
-    candidates: int = Field(default=16, gt=0, le=1000)
-    seed: int = Field(default=1, ge=0)
+    games: int = Field(default=40, ge=1, le=MAX_GAMES // 2**12)
+    rounds: int = Field(default=4, ge=1, le=12)
+    candidates: int = Field(default=16, ge=1, le=1000)
+    seed: int = Field(default=1, ge=0, le=MAX_SEED)
     free: dict[str, FreeRange | list[Any]]
     targets: dict[str, Target]
 
@@ -125,6 +132,9 @@ class TuneSpec(BaseModel):
         for key, choices in self.free.items():
             if isinstance(choices, list) and not choices:
                 raise ValueError(f"tune.free.{key}: an empty list of choices")
+        size = math.prod(len(values) for values in self.grid().values())
+        if size > MAX_GRID:
+            raise ValueError(f"tune.free: {size:,} grid points; allowed at most {MAX_GRID:,}")
         return self
 
     def grid(self) -> dict[str, list[Any]]:
@@ -141,7 +151,7 @@ def tune_spec(config: RunConfig) -> TuneSpec:
     try:
         return TuneSpec.model_validate(config.tune)
     except ValidationError as error:
-        raise config_error(error, f"{config.name}: tune") from None
+        raise config_error(error, f"{config.name}: tune", TuneSpec) from None
 
 
 def candidates_of(spec: TuneSpec) -> list[Candidate]:

@@ -119,7 +119,7 @@ def test_malformed_records_are_reported() -> None:
     extra["turns"][-1]["events"].append({"e": "harvest", "card": 0})
     cases = [
         (no_components, "record is missing the field 'components'"),
-        (bad_rules, "record rules or components are invalid: rule setting hand_limit"),
+        (bad_rules, "record rules or components are invalid: rules.hand_limit = -1: allowed"),
         ({**record, "seed": "2"}, "record seed must be an integer, got '2'"),
         ({**record, "turns": []}, "record field 'turns' must be a non-empty list"),
         ({**record, "turns": [{}]}, "turn entry 0 needs 'n', 'seat' and 'events'"),

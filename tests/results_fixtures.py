@@ -1,9 +1,10 @@
 """Synthetic results directories in the runner's on-disk layout, for report tests.
 
-Tables are written as chunked Parquet folders (``games.parquet/chunk-000000.parquet``)
-with the core columns of the results contract plus Cottage-Garden-like game-specific
-columns (``final_round_turns``; per seat ``orange_0..2``, ``blue_0..2``, ``beehives``,
-``beds_completed``, ...; and a ``beds`` table), and a ``manifest.json``.
+Tables are written as chunked Parquet folders (``games.parquet/chunk-000000.parquet``,
+chunk ``k`` holding games ``k * chunk_size`` onwards, as the runner does) with the core
+columns of the results contract plus Cottage-Garden-like game-specific columns
+(``final_round_turns``; per seat ``orange_0..2``, ``blue_0..2``, ``beehives``,
+``beds_completed``, ...; and a ``beds`` table), and a ``manifest.json`` declaring them.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from cgsim.play.results import GAMES_SCHEMA, SEATS_SCHEMA
+from cgsim.games.contract import Column, ColumnType, ComponentTable, Schema
+from cgsim.play.results import EXTRA_TABLE_CORE, GAMES_SCHEMA, POLARS_TYPES, SEATS_SCHEMA
 
 COTTAGE_GAME_COLUMNS: dict[str, pl.DataType] = {"final_round_turns": pl.Int64()}
 COTTAGE_SEAT_COLUMNS: dict[str, pl.DataType] = {
@@ -150,16 +152,37 @@ def write_table(
     schema: Mapping[str, pl.DataType],
     chunk_size: int,
 ) -> None:
-    """Write rows as chunk files of at most ``chunk_size`` rows (no folder when no rows)."""
-    if not rows:
-        return
+    """Write rows as chunk files, chunk ``k`` holding the rows of games ``k * chunk_size``
+    onwards (no file for a chunk without rows)."""
+    chunks: dict[int, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        chunks.setdefault(int(row["game_id"]) // chunk_size, []).append(row)
     folder = results / f"{table}.parquet"
-    folder.mkdir(parents=True, exist_ok=True)
-    for index, start in enumerate(range(0, len(rows), chunk_size)):
-        chunk = pl.DataFrame(
-            list(rows[start : start + chunk_size]), schema=dict(schema), orient="row"
-        )
+    for index, part in sorted(chunks.items()):
+        folder.mkdir(parents=True, exist_ok=True)
+        chunk = pl.DataFrame(list(part), schema=dict(schema), orient="row")
         chunk.write_parquet(folder / f"chunk-{index:06d}.parquet")
+
+
+def _columns(
+    schema: Mapping[str, pl.DataType], core: Mapping[str, pl.DataType]
+) -> tuple[Column, ...]:
+    types = {dtype: kind for kind, dtype in POLARS_TYPES.items()}
+    return tuple(
+        Column(name, types[dtype], name) for name, dtype in schema.items() if name not in core
+    )
+
+
+def declared_schema(cottage: bool) -> Schema:
+    """The schema a game declaring the synthetic columns would stamp in the manifest."""
+    if not cottage:
+        return Schema()
+    beds = ComponentTable("beds", "one completed bed", _columns(BEDS_SCHEMA, EXTRA_TABLE_CORE))
+    return Schema(
+        games=tuple(Column(n, ColumnType.INT, n) for n in COTTAGE_GAME_COLUMNS),
+        seats=tuple(Column(n, ColumnType.INT, n) for n in COTTAGE_SEAT_COLUMNS),
+        tables=(beds,),
+    )
 
 
 def write_results(
@@ -190,6 +213,9 @@ def write_results(
         "cgsim_version": "0.1.0",
         "engine_version": "test-1",
         "run_seed": 1,
+        "schema": declared_schema(cottage).to_json(),
+        "chunk_size": chunk_size,
+        "status": "complete",
         "games_planned": len(specs),
         "games_done": len(specs),
         "errors": sum(1 for s in specs if s.end == "error"),

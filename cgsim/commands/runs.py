@@ -19,7 +19,7 @@ from cgsim.errors import ConfigError
 from cgsim.games.registry import game_names, get_game
 from cgsim.play.bot_registry import list_bots
 from cgsim.play.config import load_config
-from cgsim.play.runner import cpu_count, format_summary, run_games
+from cgsim.play.runner import check_resumable, cpu_count, format_summary, run_games
 from cgsim.play.schedules import plan_for
 
 EXIT_GAME_ERRORS = 1
@@ -63,6 +63,7 @@ def play(
     """Load, plan, run, summarise, report; exit with the run's code."""
     config = load_config(config_path, overrides)
     plan = plan_for(config, command)
+    check_resumable(config, plan, fresh=fresh)
     workers = config.workers or cpu_count()
     typer.echo(f"{plan.description}; {workers} workers; results in {config.results_dir}", err=True)
     result = run_games(config, plan, fresh=fresh, fail_fast=fail_fast)

@@ -17,6 +17,8 @@ collect fails on it.
 
 from __future__ import annotations
 
+import copy
+import os
 import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -109,16 +111,19 @@ def _first_line(error: BaseException, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def replay_hint(path: Path) -> str:
-    """What to do about a damaged or foreign chunk file of a run: replay its games."""
-    if path.parent.name == f"games{TABLE_SUFFIX}":
-        doomed = "delete it"
-    else:
-        doomed = f"delete it and games{TABLE_SUFFIX}/{path.name}"
+def _replay(doomed: str) -> str:
     return (
         f"{doomed}, then run the same command again to play those games again "
         "(or with --fresh to start over)"
     )
+
+
+def replay_hint(path: Path) -> str:
+    """What to do about a damaged or foreign chunk file of a run: replay its games (a
+    chunk counts as played while its ``games`` file exists)."""
+    if path.parent.name == f"games{TABLE_SUFFIX}":
+        return _replay("delete it")
+    return _replay(f"delete it and games{TABLE_SUFFIX}/{path.name}")
 
 
 def _describe_difference(found: Mapping[str, pl.DataType], expected: Mapping[str, Any]) -> str:
@@ -239,6 +244,11 @@ class _Checker:
                         f"{self.manifest.chunk_size} make {self.manifest.chunk_count()} chunks); "
                         "it is not part of this run: delete it"
                     )
+                if index in files:
+                    raise ResultsError(
+                        f"{path}: a second file of chunk {index} beside {files[index].name}; "
+                        "it is not part of this run: delete it"
+                    )
                 files[index] = path
             tables[folder.name.removesuffix(TABLE_SUFFIX)] = files
         done = tables.setdefault("games", {})
@@ -246,8 +256,8 @@ class _Checker:
         for index, games in sorted(done.items()):
             if index not in tables["seats"]:
                 raise ResultsError(
-                    f"{table_dir(self.path, 'seats') / games.name}: missing while {games} "
-                    f"exists; {replay_hint(games)}"
+                    f"{table_dir(self.path, 'seats') / games.name}: missing although {games} "
+                    f"exists; {_replay(f'delete games{TABLE_SUFFIX}/{games.name}')}"
                 )
         return {
             name: {index: path for index, path in files.items() if index in done}
@@ -370,10 +380,40 @@ class _Checker:
                 )
 
 
+Fingerprint = tuple[tuple[str, int, int, int, int], ...]
+_OPENED: dict[tuple[str, str], tuple[Fingerprint, Results]] = {}
+_OPENED_KEPT = 8
+
+
+def _fingerprint(path: Path) -> Fingerprint | None:
+    """Name, size, modification and change times and inode of the manifest and every chunk
+    file: any write, replacement, copy or deletion changes it (None if a file vanished
+    meanwhile)."""
+    files = [path / MANIFEST, *sorted(path.glob(f"*{TABLE_SUFFIX}/{CHUNK_GLOB}"))]
+    try:
+        stats = [(file, file.stat()) for file in files]
+    except OSError:
+        return None
+    return tuple(
+        (str(file.relative_to(path)), stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_ino)
+        for file, stat in stats
+    )
+
+
 def open_results(results: Path | str) -> Results:
     """The results directory at ``results``, checked (``ResultsError``: one line naming
-    the file at fault and what to do)."""
+    the file at fault and what to do).
+
+    A report reads a directory through many calls; the check of an unchanged directory
+    (same files, sizes, times) is remembered within the process, so each costs a ``stat``
+    per chunk instead of a footer read.
+    """
     path = require_results_dir(Path(results))
+    key = (os.getcwd(), str(path))
+    fingerprint = _fingerprint(path)
+    cached = _OPENED.get(key)
+    if cached is not None and fingerprint is not None and cached[0] == fingerprint:
+        return cached[1]
     data = read_manifest_data(path / MANIFEST)
     manifest = parse_manifest(data, path / MANIFEST)
     checker = _Checker(path, manifest)
@@ -382,13 +422,19 @@ def open_results(results: Path | str) -> Results:
         checker.check_schemas(table, files)
     for table, files in chunks.items():
         checker.check_rows(table, files)
-    return Results(path, manifest, data, checker.schemas, chunks)
+    opened = Results(path, manifest, data, checker.schemas, chunks)
+    if fingerprint is not None and fingerprint == _fingerprint(path):
+        _OPENED.pop(key, None)
+        _OPENED[key] = (fingerprint, opened)
+        while len(_OPENED) > _OPENED_KEPT:
+            del _OPENED[next(iter(_OPENED))]
+    return opened
 
 
 def read_manifest(results: Path) -> dict[str, Any]:
     """The run's manifest (config, versions, seeds, counts, timings) as stored, once the
-    directory is checked."""
-    return open_results(results).data
+    directory is checked (a copy: the caller may change it)."""
+    return copy.deepcopy(open_results(results).data)
 
 
 def scan(results: Path, table: str) -> pl.LazyFrame:

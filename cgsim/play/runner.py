@@ -141,6 +141,14 @@ def _prepare(store: ResultsStore, manifest: dict[str, Any], fresh: bool) -> Resu
     return open_results(store.path)
 
 
+def check_resumable(config: RunConfig, plan: Plan, *, fresh: bool = False) -> None:
+    """Raise what :func:`run_games` would about the results directory (a different run, a
+    damaged one), so a command can refuse before it announces the run."""
+    if not fresh:
+        manifest = new_manifest(config, plan, get_game(config.game))
+        _prepare(ResultsStore(config.results_dir), manifest, fresh=False)
+
+
 def _frames(schemas: TableSchemas, batch: Batch) -> dict[str, pl.DataFrame]:
     frames = {"games": schemas.frame("games", batch.games)}
     frames["seats"] = schemas.frame("seats", batch.seats)

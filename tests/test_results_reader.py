@@ -267,6 +267,19 @@ def test_a_schema_change_says_which_column(damaged: tuple[Path, Path]) -> None:
     )
 
 
+def test_a_run_without_a_stamped_schema_is_checked_against_its_first_chunk(
+    damaged: tuple[Path, Path], pristine: Path
+) -> None:
+    _, results = damaged
+    edit_manifest(without("schema"))(results)
+    assert open_results(results).load()["games"].height == GAMES
+    CORRUPTIONS["retyped column"](results)
+    assert "(turns is Float64, expected Int64)" in reading_error(results)
+    shutil.copyfile(chunk(pristine, "games", 1), chunk(results, "games", 1))
+    CORRUPTIONS["dropped column"](results)
+    assert "its columns are not a results table's (missing column score)" in reading_error(results)
+
+
 def test_a_chunk_copied_under_a_new_number_is_not_counted(damaged: tuple[Path, Path]) -> None:
     _, results = damaged
     copy_chunk(1, 3)(results)

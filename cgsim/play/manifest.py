@@ -18,7 +18,7 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import ErrorDetails
 
-from cgsim.errors import CgsimError
+from cgsim.errors import ResultsError
 from cgsim.games.contract import ColumnType, Schema
 from cgsim.games.registry import game_names
 
@@ -76,11 +76,6 @@ POLARS_TYPES: dict[ColumnType, pl.DataType] = {
     ColumnType.INT_LIST: pl.List(pl.Int64()),
 }
 """How each declared column type is stored."""
-
-
-class ResultsError(CgsimError):
-    """A path that is not a readable results directory (missing, no manifest, a manifest
-    or chunk that is damaged or not this run's); the message names the file and the fix."""
 
 
 def table_schemas(schema: Schema) -> dict[str, dict[str, pl.DataType]]:

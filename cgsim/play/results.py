@@ -29,6 +29,7 @@ from typing import Any
 import polars as pl
 from polars.exceptions import PanicException
 
+from cgsim.errors import ResultsError
 from cgsim.play.manifest import (
     CORE_SCHEMAS,
     EXTRA_TABLE_CORE,
@@ -37,7 +38,6 @@ from cgsim.play.manifest import (
     POLARS_TYPES,
     SEATS_SCHEMA,
     Manifest,
-    ResultsError,
     parse_manifest,
     read_manifest_data,
     table_schemas,

@@ -212,7 +212,7 @@ def _carried_over(previous: Results | None, manifest: dict[str, Any]) -> None:
         return
     manifest["started"] = previous.manifest.started or manifest["started"]
     if previous.manifest.timings is not None:
-        manifest["timings"] = previous.data["timings"]
+        manifest["timings"] = dict(previous.data["timings"])
 
 
 def _finished(previous: Results | None, status: str, played: int) -> str | None:

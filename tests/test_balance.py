@@ -214,7 +214,7 @@ def test_a_run_without_a_declared_schema_keeps_the_generic_sections(tmp_path: Pa
     assert "balance_seat_advantage" in paths and "balance_economy" not in paths
     assert "declares no column schema" in paths["markdown"].read_text()
     manifest_path.write_text(json.dumps(manifest | {"schema": {"games": [{"name": "x"}]}}))
-    with pytest.raises(ResultsError, match=r"manifest\.json: malformed 'schema'"):
+    with pytest.raises(ResultsError, match=r"manifest\.json: schema is malformed"):
         write_balance_report(tmp_path / "smoke")
 
 

@@ -20,7 +20,7 @@ from cgsim.games.registry import game_names, get_game
 from cgsim.play import shipped
 from cgsim.play.bot_registry import list_bots
 from cgsim.play.config import load_config
-from cgsim.play.runner import format_summary, run_games
+from cgsim.play.runner import check_resumable, format_summary, run_games
 from cgsim.play.schedules import plan_for
 
 EXIT_GAME_ERRORS = 1
@@ -71,6 +71,7 @@ def play(
     """Load, plan, run, summarise, report; exit with the run's code."""
     config = load_config(config_path, overrides)
     plan = plan_for(config, command)
+    check_resumable(config, plan, fresh=fresh)
 
     def header(workers: int) -> None:
         where = f"results in {config.results_dir}"

@@ -22,6 +22,7 @@ from cgsim.play.results import (
     GAMES_SCHEMA,
     MANIFEST,
     SEATS_SCHEMA,
+    open_results,
     read_manifest,
     scan,
     table_names,
@@ -91,10 +92,12 @@ def write_report(
 
 
 def build_report(results_dir: Path, *, n_bootstrap: int = 200, seed: int = 0) -> Report:
-    """Compute every table of the report (raises ResultsError for a non-results path)."""
-    manifest = read_manifest(results_dir)
-    builder = _Builder(Path(results_dir), manifest, n_bootstrap, seed)
-    return builder.build()
+    """Compute every table of the report (raises ResultsError for a non-results path or a
+    damaged one, naming the file)."""
+    results = open_results(results_dir)
+    builder = _Builder(Path(results_dir), read_manifest(results_dir), n_bootstrap, seed)
+    with results.reading():
+        return builder.build()
 
 
 def save_report(report: Report, out_dir: Path) -> ReportPaths:

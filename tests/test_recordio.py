@@ -145,3 +145,13 @@ def test_a_decompression_bomb_stops_at_the_file_limit(tmp_path: Path) -> None:
     assert len(bomb) < 10_000
     with pytest.raises(RecordError, match="more than 1048576 bytes"):
         list(iter_records(_compressed(tmp_path, bomb), Limits(file_bytes=1 << 20)))
+
+
+def test_brackets_and_escapes_inside_strings_are_not_nesting(tmp_path: Path) -> None:
+    path = tmp_path / "r.json"
+    for text in ('{"a": "' + "[" * 100 + '"}', '{"a": "\\"' + "{" * 100 + '"}'):
+        path.write_text(text)
+        assert len(read_record(path)["a"]) >= 100
+    path.write_text('{"a": "' + "]" * 100 + '", "b": ' + "[" * 65 + "]" * 65 + "}")
+    with pytest.raises(RecordError, match="nested deeper than 64"):
+        read_record(path)

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 import zstandard
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -58,11 +58,13 @@ HUGE_INT = "__huge_int__"
 DEEP = "__deep__"
 NAN = "__nan__"
 INFINITY = "__infinity__"
+LONG = "__long__"
 SENTINELS = {
     f'"{HUGE_INT}"': "9" * 5000,
     f'"{DEEP}"': "[" * 5000 + "]" * 5000,
     f'"{NAN}"': "NaN",
     f'"{INFINITY}"': "-Infinity",
+    f'"{LONG}"': '"' + "x" * 20_000 + '"',
 }
 """Values ``json.dumps`` cannot write: placed as strings, replaced in the text."""
 
@@ -95,7 +97,10 @@ def paths(draw: st.DrawFn, record: dict[str, Any]) -> list[Any]:
     path: list[Any] = []
     node: Any = record
     while _children(node) and (not path or draw(st.integers(0, 9)) < 8):
-        key = draw(st.sampled_from(_children(node)))
+        keys = _children(node)
+        if not path and "turns" in keys:
+            keys = [*keys, *["turns"] * len(keys)]  # half the mutations are in the turns
+        key = draw(st.sampled_from(keys))
         path.append(key)
         node = node[key]
     return path
@@ -107,7 +112,7 @@ json_scalars = st.one_of(
     st.integers(-(2**70), 2**70),
     st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=8),
-    st.sampled_from([HUGE_INT, DEEP, NAN, INFINITY, "x" * 20_000]),
+    st.sampled_from([HUGE_INT, DEEP, NAN, INFINITY, LONG]),
 )
 json_values = st.recursive(
     json_scalars,
@@ -118,6 +123,27 @@ json_values = st.recursive(
 )
 
 
+SHAPE_KEEPING = ("nudge", "nudge", "swap", "drop", "twice")
+KINDS = (*SHAPE_KEEPING * 3, "delete", "retype", "enlarge", "negate", "nest", "special", "empty")
+"""Mutations: the first mostly keep a record's shape (the engine and checker see them),
+the others mostly break it (the reader or the schema must refuse them)."""
+
+
+def _at(record: Any, path: list[Any]) -> Any:
+    for step in path:
+        record = record[step]
+    return record
+
+
+def _nudge(value: Any, step: int) -> Any:
+    """A value of the same type moved a little: numbers shifted, a boolean flipped."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value + step
+    return value
+
+
 def _enlarge(value: Any, factor: int) -> Any:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return value
@@ -125,21 +151,28 @@ def _enlarge(value: Any, factor: int) -> Any:
 
 
 @st.composite
-def mutated(draw: st.DrawFn) -> dict[str, Any]:
-    """A valid record with one to three mutations."""
+def mutated(draw: st.DrawFn, kinds: tuple[str, ...] = KINDS) -> dict[str, Any]:
+    """A valid record with one to three mutations (``drop`` moves a list item elsewhere,
+    ``twice`` repeats one, ``swap`` copies another value of the record here)."""
     record: dict[str, Any] = json.loads(json.dumps(draw(st.sampled_from(BASES))))
     for _ in range(draw(st.integers(1, 3))):
         path = draw(paths(record))
         if not path:
             continue
         *parent_path, key = path
-        parent: Any = record
-        for step in parent_path:
-            parent = parent[step]
-        kind = draw(
-            st.sampled_from(["delete", "retype", "enlarge", "negate", "nest", "special", "empty"])
-        )
-        if kind == "delete":
+        parent: Any = _at(record, parent_path)
+        kind = draw(st.sampled_from(kinds))
+        if kind == "nudge":
+            parent[key] = _nudge(parent[key], draw(st.sampled_from([-2, -1, 1, 2, 5])))
+        elif kind == "swap":
+            other = draw(paths(record))
+            if other:
+                parent[key] = json.loads(json.dumps(_at(record, other)))
+        elif kind == "drop" and isinstance(parent, list):
+            parent.insert(draw(st.integers(0, len(parent))), parent.pop(key))
+        elif kind == "twice" and isinstance(parent, list):
+            parent.insert(key, parent[key])
+        elif kind == "delete":
             del parent[key]
         elif kind == "retype":
             parent[key] = draw(json_values)
@@ -151,7 +184,7 @@ def mutated(draw: st.DrawFn) -> dict[str, Any]:
         elif kind == "nest":
             parent[key] = [[[[parent[key]]]]] if draw(st.booleans()) else DEEP
         elif kind == "special":
-            parent[key] = draw(st.sampled_from([HUGE_INT, NAN, INFINITY, None, "x" * 20_000]))
+            parent[key] = draw(st.sampled_from([HUGE_INT, NAN, INFINITY, None, LONG]))
         else:
             parent[key] = draw(st.sampled_from([[], {}, ""]))
     return record
@@ -165,15 +198,18 @@ def _text(record: dict[str, Any]) -> str:
 
 
 @st.composite
-def record_files(draw: st.DrawFn, records: st.SearchStrategy[dict[str, Any]]) -> tuple[str, bytes]:
-    """A file name and its bytes: one or a few records, maybe cut short or corrupted."""
+def record_files(
+    draw: st.DrawFn, records: st.SearchStrategy[dict[str, Any]], intact: int
+) -> tuple[str, bytes]:
+    """A file name and its bytes: one or a few records, maybe cut short or corrupted
+    (``intact`` in ``intact + 2`` files are not)."""
     suffix = draw(st.sampled_from([".json", ".jsonl", ".jsonl.zst"]))
-    count = 1 if suffix == ".json" else draw(st.integers(1, 3))
+    count = 1 if suffix == ".json" else draw(st.integers(1, 2))
     texts = [_text(draw(records)) for _ in range(count)]
     data = ("\n".join(texts) + "\n").encode()
     if suffix.endswith(".zst"):
         data = zstandard.ZstdCompressor().compress(data)
-    damage = draw(st.sampled_from(["none", "none", "cut", "flip"]))
+    damage = draw(st.sampled_from(["none"] * intact + ["cut", "flip"]))
     if damage == "cut":
         data = data[: draw(st.integers(0, max(0, len(data) - 1)))]
     elif damage == "flip":
@@ -219,6 +255,9 @@ def invoke(*args: str) -> tuple[int, str, list[str]]:
 
 def assert_clean(command: str, path: Path, allowed: set[int]) -> None:
     code, stdout, stderr = invoke(command, str(path))
+    event(f"{command} exit {code}")
+    if code == 2:
+        event(f"{command} refused by {_stage(stderr[-1] if stderr else '')}")
     assert code in allowed, (code, stdout[-500:], stderr)
     if code == 2:
         assert len(stderr) == 1, stderr
@@ -228,6 +267,17 @@ def assert_clean(command: str, path: Path, allowed: set[int]) -> None:
     assert "Traceback" not in stdout
 
 
+def _stage(message: str) -> str:
+    """Which step refused a file: reading, the schema, the rules, or replay/check."""
+    if "record: rules: " in message or "is not allowed" in message:
+        return "the rule settings"
+    if "-garden record: " in message:
+        return "the schema"
+    if "turn " in message or "setup" in message or "result" in message:
+        return "the replay"
+    return "the reader"
+
+
 def _write(tmp_path: Path, name: str, data: bytes) -> Path:
     path = tmp_path / name
     path.write_bytes(data)
@@ -235,21 +285,31 @@ def _write(tmp_path: Path, name: str, data: bytes) -> Path:
 
 
 @FUZZ
-@given(file=record_files(mutated()))
+@given(file=record_files(mutated(), intact=10))
 def test_check_refuses_malformed_records_in_one_line(tmp_path_factory: Any, file: Any) -> None:
     path = _write(tmp_path_factory.mktemp("check"), *file)
     assert_clean("check", path, {0, 1, 2})
 
 
 @FUZZ
-@given(file=record_files(mutated()))
+@given(file=record_files(mutated(), intact=10))
 def test_replay_refuses_malformed_records_in_one_line(tmp_path_factory: Any, file: Any) -> None:
     path = _write(tmp_path_factory.mktemp("replay"), *file)
     assert_clean("replay", path, {0, 2})
 
 
 @FUZZ
-@given(file=record_files(st.sampled_from(BASES)))
+@given(file=record_files(mutated(SHAPE_KEEPING), intact=100))
+def test_nudged_records_are_checked_and_replayed_or_refused(
+    tmp_path_factory: Any, file: Any
+) -> None:
+    path = _write(tmp_path_factory.mktemp("nudged"), *file)
+    assert_clean("check", path, {0, 1, 2})
+    assert_clean("replay", path, {0, 2})
+
+
+@FUZZ
+@given(file=record_files(st.sampled_from(BASES), intact=0))
 def test_damaged_files_of_valid_records_are_read_or_refused(
     tmp_path_factory: Any, file: Any
 ) -> None:

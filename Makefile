@@ -5,7 +5,7 @@ CGSIM  := $(VENV)/bin/cgsim
 STAMP  := $(VENV)/.installed
 GOLDEN_BOTS := random
 
-.PHONY: run test lint typecheck unit bench bench-memory golden strength check-records clean
+.PHONY: run test lint typecheck unit fuzz bench bench-memory golden strength check-records clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -27,6 +27,13 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(PY) -m pytest -n 2
+
+# Malformed records of both games fed to cgsim check and replay, thousands of examples per
+# property (make test runs a few): exit 0, 1 or 2 with one stderr line, never a traceback.
+# FUZZ_EXAMPLES sets the examples per property.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -n 2 tests/test_record_fuzz.py \
+		-k "not console" --hypothesis-show-statistics
 
 # Speed figures of each game: Cottage Garden, then Kitchen Garden.
 bench: $(STAMP)

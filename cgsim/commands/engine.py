@@ -172,10 +172,12 @@ def register(app: typer.Typer) -> None:
         from cgsim.games.recordio import read_record
 
         data = read_record(file, index)
-        the_game = get_game(str(data.get("game", DEFAULT_GAME)))
-        turns = {t.get("n"): t for t in data.get("turns", []) if isinstance(t, dict)}
+        where = str(file) if file.name.endswith(".json") else f"{file}: record {index + 1}"
+        the_game = _game_of_record(data, where)
         shown = False
         try:
+            the_game.validate_record(data)
+            turns = {t["n"]: t for t in data["turns"]}
             for number, state in the_game.replay(data):
                 if turn is not None and number != turn:
                     continue
@@ -186,10 +188,10 @@ def register(app: typer.Typer) -> None:
                     for event in turns[number].get("events", []):
                         typer.echo("  " + _event_text(event))
         except RecordError as error:
-            raise RecordError(f"{file}: {error}") from None
+            raise RecordError(f"{where}: {error}") from None
         if turn is not None and not shown:
             raise ConfigError(f"--turn {turn}: the record has no such turn")
-        result = data.get("result", {})
+        result = data.get("result") or {}
         typer.echo(
             f"\nresult: scores {result.get('scores')}, winners {result.get('winners')}, end {result.get('end')}"
         )
@@ -215,6 +217,19 @@ def register(app: typer.Typer) -> None:
         if memory_games > 0:
             typer.echo("")
             memory_bench(memory_games, seed, typer.echo, game=game)
+
+
+def _game_of_record(record: dict[str, Any], where: str) -> Any:
+    """The game whose record format the record claims (its ``format`` tag)."""
+    from cgsim.games.registry import game_names
+
+    tag = record.get("format")
+    for name in game_names():
+        game = get_game(name)
+        if game.info.record_format == tag:
+            return game
+    known = ", ".join(get_game(name).info.record_format for name in game_names())
+    raise RecordError(f"{where}: format is {tag!r}, not a known record format (known: {known})")
 
 
 def _turn_label(game: Any, turn: int, state: Any) -> str:

@@ -12,7 +12,7 @@ from cgsim.games.cottage import rules as engine
 from cgsim.games.cottage.actions import LegalActions
 from cgsim.games.cottage.components import load_catalogue
 from cgsim.games.cottage.declaration import ENGINE_VERSION, INFO, schema
-from cgsim.games.cottage.record import CottageRecorder, replay
+from cgsim.games.cottage.record import CottageRecorder, replay, validate_record
 from cgsim.games.cottage.render import render
 from cgsim.games.cottage.settings import corner_count, make_settings
 from cgsim.games.cottage.state import PH_OVER, Rules, State, player_score
@@ -113,6 +113,9 @@ class CottageGarden:
 
     def render(self, state: Any) -> str:
         return render(state)
+
+    def validate_record(self, record: Any) -> None:
+        validate_record(record)
 
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
         return replay(record)

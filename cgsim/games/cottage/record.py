@@ -14,6 +14,9 @@ from cgsim.errors import ConfigError, IllegalActionError, RecordError
 from cgsim.games.cottage import actions as act
 from cgsim.games.cottage.components import catalogue_from_json, cell_index
 from cgsim.games.cottage.nursery import CORNERS, nursery_index, nursery_rc
+from cgsim.games.cottage.record_schema import FORMAT as FORMAT
+from cgsim.games.cottage.record_schema import GAME as GAME_ID
+from cgsim.games.cottage.record_schema import validate_record as validate_shape
 from cgsim.games.cottage.rules import apply, board_json, make_rules, new_game
 from cgsim.games.cottage.settings import SETTING_NAMES, make_settings
 from cgsim.games.cottage.state import (
@@ -31,7 +34,6 @@ from cgsim.games.cottage.state import (
     State,
 )
 
-FORMAT = "cgsim.record/1"
 TURN_MARKER = "_turn"
 
 
@@ -65,7 +67,7 @@ class CottageRecorder:
         rules = state.rules
         self.record: dict[str, Any] = {
             "format": FORMAT,
-            "game": "cottage-garden",
+            "game": GAME_ID,
             "engine_version": engine,
             "seed": seed,
             "players": rules.players,
@@ -149,7 +151,11 @@ def _expected_stream(record: Mapping[str, Any]) -> list[tuple[int, int, Event]]:
 
 
 def rules_from_record(record: Mapping[str, Any]) -> Any:
-    """The engine rules a record was played with (settings and embedded components)."""
+    """The engine rules a record was played with (settings and embedded components).
+
+    The settings go through the game's own validation with its ranges; a value it
+    refuses is a ``RecordError`` naming the field.
+    """
     if not isinstance(record, Mapping) or record.get("format") != FORMAT:
         found = record.get("format") if isinstance(record, Mapping) else type(record).__name__
         raise RecordError(f"not a {FORMAT} record (format: {found!r})")
@@ -158,11 +164,22 @@ def rules_from_record(record: Mapping[str, Any]) -> Any:
         settings_data = {k: v for k, v in record["rules"].items() if k in SETTING_NAMES}
         settings = make_settings(players, settings_data)
         catalogue = catalogue_from_json(record["components"])
+        return make_rules(players, settings, catalogue)
     except ConfigError as error:
-        raise RecordError(f"record settings are invalid: {error}") from None
-    except (KeyError, TypeError, AttributeError) as error:
-        raise RecordError(f"record is missing or has a malformed field: {error}") from None
-    return make_rules(players, settings, catalogue)
+        text = str(error)
+        field = "" if text.startswith("rules.") else "rules: "
+        raise RecordError(f"{GAME_ID} record: {field}{text}") from None
+    except RecordError as error:
+        raise RecordError(f"{GAME_ID} record: components: {error}") from None
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise RecordError(f"{GAME_ID} record: a malformed field: {error!r}") from None
+
+
+def validate_record(record: Any) -> None:
+    """The record's shape (``record_schema``), then its rules through the settings'
+    validation: everything checked before a replay, as ``RecordError`` naming the field."""
+    validate_shape(record)
+    rules_from_record(record)
 
 
 def _action_for(state: State, event: Event, record: Mapping[str, Any]) -> int:
@@ -244,11 +261,43 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
     """Re-play a record, yielding ``(turn, state)`` at the first decision of every turn.
 
     The first item is the deal (turn 0 while children still choose corners, else turn
-    1); the last item is the final state.
+    1); the last item is the final state. The record is validated first
+    (``validate_record``); any failure later, even one the engine did not foresee, is a
+    ``RecordError`` naming the turn and event reached.
     """
+    validate_record(record)
+    position = _Position()
+    try:
+        yield from _replay(record, position)
+    except RecordError:
+        raise
+    except Exception as error:
+        raise RecordError(
+            f"{position.where()}: the engine cannot replay the record here "
+            f"({type(error).__name__}: {error})"
+        ) from None
+
+
+class _Position:
+    """How far a replay got in the record's event stream, for error messages."""
+
+    def __init__(self) -> None:
+        self.stream: list[tuple[int, int, Event]] = []
+        self.at = -1
+
+    def where(self) -> str:
+        if self.at < 0:
+            return "setup"
+        if self.at >= len(self.stream):
+            return "after the last event"
+        n, i, _ = self.stream[self.at]
+        return f"turn {n} start" if i < 0 else f"turn {n} event {i}"
+
+
+def _replay(record: Mapping[str, Any], position: _Position) -> Iterator[tuple[int, State]]:
     rules = rules_from_record(record)
     state = new_game(rules, int(record["seed"]))
-    expected_setup = dict(record.get("setup", {}))
+    expected_setup = dict(record["setup"])
     actual = setup_json(state)
     corner_cats = expected_setup.get("corner_cats") or []
     if corner_cats:
@@ -259,8 +308,8 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
             raise RecordError(
                 f"setup.{key}: the record says {expected_setup.get(key)}, the seed deals {value}"
             )
-    stream = _expected_stream(record)
-    at = _check(state, state.events, stream, 0)
+    stream = position.stream = _expected_stream(record)
+    at = position.at = _check(state, state.events, stream, 0)
     yield state.turn, state
     shown = state.turn
     while state.phase != PH_OVER:
@@ -275,7 +324,7 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
             raise RecordError(
                 f"turn {state.turn}: the recorded event {event} is illegal: {error}"
             ) from None
-        at = _check(state, state.events, stream, at)
+        at = position.at = _check(state, state.events, stream, at)
     if at != len(stream):
         n, i, event = stream[at]
         raise RecordError(

@@ -84,6 +84,9 @@ class KitchenGarden:
     def render(self, state: State) -> str:
         return render(state)
 
+    def validate_record(self, record: Any) -> None:
+        records.validate_record(record)
+
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
         return records.replay(record)
 

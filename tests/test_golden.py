@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cgsim.errors import CgsimError
-from cgsim.games.cottage import rules as engine
+from cgsim.games.cottage import turn
 from cgsim.studies.golden import check_golden, default_games, first_difference, record_golden
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -25,9 +25,9 @@ def test_golden_check_names_the_first_diverging_turn_of_a_one_line_rule_change(
 ) -> None:
     record_golden(tmp_path, default_games(1, ["random"]))
     assert check_golden(tmp_path)[1] == []
-    original = engine._row_empty_cells
+    original = turn._row_empty_cells
     # The changed rule: refill the Gardener Row farthest cell first.
-    monkeypatch.setattr(engine, "_row_empty_cells", lambda w: original(w)[::-1])
+    monkeypatch.setattr(turn, "_row_empty_cells", lambda w: original(w)[::-1])
     count, differences = check_golden(tmp_path)
     assert count == 6
     assert differences, "a changed refill order must alter some golden game"

@@ -18,7 +18,7 @@ from cgsim.errors import RecordError
 from cgsim.games.cottage import actions as act
 from cgsim.games.cottage.game import GAME
 from cgsim.games.cottage.record import FORMAT, replay
-from cgsim.games.cottage.state import PH_CORNERS, PH_OVER, State
+from cgsim.games.cottage.state import Phase, State
 from cgsim.games.recordio import read_record
 
 RULE_KEYS = {
@@ -69,7 +69,7 @@ def played(
         action = pool[rng.randrange(len(pool))]
         after = GAME.apply(state, action)
         recorder.step(state, action, after)
-        if after.turn != states[-1].turn and after.phase not in (PH_CORNERS, PH_OVER):
+        if after.turn != states[-1].turn and after.phase not in (Phase.CORNERS, Phase.OVER):
             states.append(after)
         state = after
     states.append(state)
@@ -144,7 +144,7 @@ def test_setup_fields(records: list[tuple[dict[str, Any], list[State]]]) -> None
         assert setup["cats"] == [2] * players
         corner = len(setup["corner_cats"])
         assert setup["supply"] == {"cats": 30 - 2 * players - corner, "pots": 16}
-        first = states[1] if states[0].phase == PH_CORNERS else states[0]
+        first = states[1] if states[0].phase == Phase.CORNERS else states[0]
         assert setup["supply"]["cats"] == first.supply_cats
         children = record["rules"]["children"]
         assert {c["seat"] for c in setup["corner_cats"]} == {

@@ -27,7 +27,9 @@ SIZE = 5
 """Rows and columns of a flowerbed."""
 CELLS = SIZE * SIZE
 """Cells of a flowerbed."""
-FULL = (1 << CELLS) - 1
+Mask = int
+"""A 25-bit set of bed cells: bit ``r * 5 + c`` stands for cell ``(r, c)``."""
+FULL: Mask = (1 << CELLS) - 1
 """Mask of a completely covered flowerbed."""
 ORIENTATIONS = 8
 """Four rotations of the reference shape, then four rotations of its mirror image."""
@@ -63,7 +65,7 @@ def cell_rc(index: int) -> tuple[int, int]:
     return divmod(index, SIZE)
 
 
-def mask_cells(mask: int) -> list[int]:
+def mask_cells(mask: Mask) -> list[int]:
     """Indexes of the set bits of ``mask``, ascending."""
     cells: list[int] = []
     while mask:
@@ -73,7 +75,7 @@ def mask_cells(mask: int) -> list[int]:
     return cells
 
 
-def cells_mask(cells: Iterable[int]) -> int:
+def cells_mask(cells: Iterable[int]) -> Mask:
     """Mask with the bits of the given cell indexes set."""
     mask = 0
     for index in cells:
@@ -85,11 +87,11 @@ def cells_mask(cells: Iterable[int]) -> int:
 class Placement:
     """One distinct way to put a tile kind on an empty 5x5 bed."""
 
-    mask: int
+    mask: Mask
     """Bed cells covered."""
-    pots: int
+    pots: Mask
     """Covered cells showing a pot printed on the tile."""
-    cloches: int
+    cloches: Mask
     """Covered cells showing a cloche printed on the tile."""
     cells: tuple[int, ...]
     """Bed cell indexes, in the order of the kind's reference cells (what a record stores)."""
@@ -135,8 +137,8 @@ class BoardSide:
 
     rows: tuple[str, ...]
     """5 strings of 5 characters from ``.PC``."""
-    pots: int
-    cloches: int
+    pots: Mask
+    cloches: Mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +169,7 @@ class Catalogue:
     """File path, or ``"default"`` for the packaged catalogue."""
     tile_kind: tuple[int, ...] = field(init=False)
     """Per tile index, its kind index."""
-    kind_placement_masks: tuple[tuple[int, ...], ...] = field(init=False)
+    kind_placement_masks: tuple[tuple[Mask, ...], ...] = field(init=False)
     """Per kind, the masks of its placements in placement order."""
     _tile_ids: Mapping[str, int] = field(init=False, repr=False, compare=False)
     _board_ids: Mapping[str, int] = field(init=False, repr=False, compare=False)

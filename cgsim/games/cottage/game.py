@@ -14,24 +14,10 @@ from cgsim.games.cottage.components import load_catalogue
 from cgsim.games.cottage.declaration import ENGINE_VERSION, INFO, schema
 from cgsim.games.cottage.record import CottageRecorder, replay, validate_record
 from cgsim.games.cottage.render import render
+from cgsim.games.cottage.scoring import result_of
 from cgsim.games.cottage.settings import corner_count, make_settings
-from cgsim.games.cottage.state import PH_OVER, Rules, State, player_score
+from cgsim.games.cottage.state import Rules, State
 from cgsim.games.cottage.summary import summarize
-
-
-def result_of(state: State) -> GameResult:
-    """Scores (cubes + beehives), winners (beehive tie-break, shared wins) and ranks."""
-    rules = state.rules
-    scores = tuple(float(player_score(rules, p)) for p in state.players)
-    keys = [(scores[i], p.beehive) for i, p in enumerate(state.players)]
-    best = max(keys)
-    winners = tuple(i for i, key in enumerate(keys) if key == best)
-    ranks = []
-    for key in keys:
-        ahead = sum(1 for other in keys if other > key)
-        tied = sum(1 for other in keys if other == key)
-        ranks.append(ahead + (tied + 1) / 2)
-    return GameResult(scores, winners, state.end or "running", state.turn, tuple(ranks))
 
 
 class CottageGarden:
@@ -83,7 +69,7 @@ class CottageGarden:
         return int(state.seat)
 
     def is_terminal(self, state: Any) -> bool:
-        return bool(state.phase == PH_OVER)
+        return engine.is_over(state)
 
     def legal_actions(self, state: Any) -> LegalActions:
         return engine.legal_actions(state)

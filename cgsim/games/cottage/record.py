@@ -17,22 +17,10 @@ from cgsim.games.cottage.nursery import CORNERS, nursery_index, nursery_rc
 from cgsim.games.cottage.record_schema import FORMAT as FORMAT
 from cgsim.games.cottage.record_schema import GAME as GAME_ID
 from cgsim.games.cottage.record_schema import validate_record as validate_shape
-from cgsim.games.cottage.rules import apply, board_json, make_rules, new_game
+from cgsim.games.cottage.rules import apply, make_rules, new_game
+from cgsim.games.cottage.scoring import result_of
 from cgsim.games.cottage.settings import SETTING_NAMES, make_settings
-from cgsim.games.cottage.state import (
-    COLOR_NAMES,
-    PH_AFTER,
-    PH_BONUS,
-    PH_CORNERS,
-    PH_CUBE,
-    PH_LIMIT,
-    PH_OVER,
-    PH_PENALTY,
-    PH_PLANT,
-    PH_RAMBLE,
-    Event,
-    State,
-)
+from cgsim.games.cottage.state import COLOR_NAMES, Event, Phase, State, board_json
 
 TURN_MARKER = "_turn"
 
@@ -109,15 +97,13 @@ class CottageRecorder:
         if corner_cats and not setup["corner_cats"]:
             setup["corner_cats"] = corner_cats
             setup["supply"]["cats"] -= len(corner_cats)
-        if state.phase == PH_OVER:
+        if state.phase == Phase.OVER:
             self.record["result"] = result_json(state)
         return self.record
 
 
 def result_json(state: State) -> dict[str, Any]:
     """The record's ``result`` of a finished game."""
-    from cgsim.games.cottage.game import result_of
-
     result = result_of(state)
     return {
         "scores": [int(x) for x in result.scores],
@@ -185,7 +171,7 @@ def validate_record(record: Any) -> None:
 def _action_for(state: State, event: Event, record: Mapping[str, Any]) -> int:
     """The decision that produces ``event`` at the current decision point."""
     phase, e = state.phase, event.get("e")
-    if phase == PH_CORNERS:
+    if phase == Phase.CORNERS:
         corners = {
             nursery_index(*c["corner"])
             for c in record["setup"]["corner_cats"]
@@ -193,28 +179,28 @@ def _action_for(state: State, event: Event, record: Mapping[str, Any]) -> int:
         }
         mask = sum(1 << i for i, corner in enumerate(CORNERS) if corner in corners)
         return act.encode(act.CORNERS, mask)
-    if phase == PH_RAMBLE:
+    if phase == Phase.RAMBLE:
         return act.encode(act.RAMBLE, int(e == "refill" and bool(event.get("ramble"))))
-    if phase == PH_PENALTY and e == "penalty":
+    if phase == Phase.PENALTY and e == "penalty":
         return act.encode(
             act.PENALTY, act.cube_code(COLOR_NAMES.index(event["color"]), event["cube"])
         )
-    if phase == PH_CUBE and e == "move":
+    if phase == Phase.CUBE and e == "move":
         return act.encode(act.CUBE, act.cube_code(COLOR_NAMES.index(event["color"]), event["cube"]))
-    if phase == PH_BONUS and e == "bonus_pot":
+    if phase == Phase.BONUS and e == "bonus_pot":
         return act.encode(act.BONUS_POT, cell_index(*event["cell"]))
-    if phase == PH_AFTER and e == "cat" and event.get("why") == "limit":
+    if phase == Phase.AFTER and e == "cat" and event.get("why") == "limit":
         return act.encode(act.DONE)  # the turn ended first; the cat limit placed this cat
-    if phase in (PH_PLANT, PH_AFTER, PH_LIMIT) and e == "cat":
+    if phase in (Phase.PLANT, Phase.AFTER, Phase.LIMIT) and e == "cat":
         return act.encode(act.CAT, cell_index(*event["cell"]), bed=event["bed"])
-    if phase == PH_PLANT:
+    if phase == Phase.PLANT:
         if e == "take_pot":
             return act.encode(act.POT, cell_index(*event["cell"]), bed=event["bed"])
         if e == "pass":
             return act.encode(act.PASS)
         if e == "take_tile":
             return _tile_action(state, event)
-    if phase == PH_AFTER:
+    if phase == Phase.AFTER:
         if e == "score":
             return act.encode(act.SCORE, bed=event["bed"])
         return act.encode(act.DONE)
@@ -312,8 +298,8 @@ def _replay(record: Mapping[str, Any], position: _Position) -> Iterator[tuple[in
     at = position.at = _check(state, state.events, stream, 0)
     yield state.turn, state
     shown = state.turn
-    while state.phase != PH_OVER:
-        if shown != state.turn and state.phase != PH_CORNERS:
+    while state.phase != Phase.OVER:
+        if shown != state.turn and state.phase != Phase.CORNERS:
             shown = state.turn
             yield state.turn, state
         event = stream[at][2] if at < len(stream) else {"e": "end of record"}

@@ -19,7 +19,7 @@ from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer
 from bots.kitchen_search import CARD_CLASSES, MODELLED_MOVES, card_class
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.game import GAME
-from cgsim.games.kitchen.state import ACTIONS, State
+from cgsim.games.kitchen.state import Phase, State
 
 FLOOR = 0.02
 """Smallest odds reported: a move never rules a card out (other players differ)."""
@@ -47,11 +47,11 @@ def count_hidden_cards(games: int, seed: int) -> Counts:
         last = [-1, -1]
         while not GAME.is_terminal(state):
             seat = GAME.current_player(state)
-            if state.phase == ACTIONS and last[1 - seat] in MODELLED_MOVES:
+            if state.phase == Phase.ACTIONS and last[1 - seat] in MODELLED_MOVES:
                 _count(state, 1 - seat, last[1 - seat], counts)
             legal = GAME.legal_actions(state)
             action = bots[seat].choose(GAME.observation(state, seat), legal, rngs[seat])
-            if state.phase == ACTIONS:
+            if state.phase == Phase.ACTIONS:
                 last[seat] = A.kind_of(action)
             state = GAME.apply(state, action)
     return counts

@@ -21,7 +21,7 @@ from cgsim.games.kitchen.render import render
 from cgsim.games.kitchen.scoring import result
 from cgsim.games.kitchen.settings import KitchenRules, make_rules
 from cgsim.games.kitchen.settings import settings_dict as _settings_dict
-from cgsim.games.kitchen.state import OVER, State
+from cgsim.games.kitchen.state import State
 from cgsim.games.kitchen.summary import summarize
 
 
@@ -49,7 +49,7 @@ class KitchenGarden:
         return state.decider
 
     def is_terminal(self, state: State) -> bool:
-        return state.phase == OVER
+        return engine.is_over(state)
 
     def legal_actions(self, state: State) -> Sequence[Action]:
         return engine.legal_actions(state)

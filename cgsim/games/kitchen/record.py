@@ -18,10 +18,10 @@ from cgsim.games.kitchen.cards import SPECIALS, catalogue_dict, catalogue_from_m
 from cgsim.games.kitchen.record_schema import FORMAT as FORMAT
 from cgsim.games.kitchen.record_schema import GAME as GAME_NAME
 from cgsim.games.kitchen.record_schema import validate_record as validate_shape
-from cgsim.games.kitchen.rules import apply, beds_full, legal_actions, new_game, plants_planted
-from cgsim.games.kitchen.scoring import result
+from cgsim.games.kitchen.rules import apply, legal_actions, new_game
+from cgsim.games.kitchen.scoring import beds_full, plants_planted, result
 from cgsim.games.kitchen.settings import KitchenRules, make_rules, settings_dict
-from cgsim.games.kitchen.state import MIDDLE, OVER, USED, State
+from cgsim.games.kitchen.state import MIDDLE, USED, Phase, State
 
 
 def _holder(holder: int) -> int | str:
@@ -61,7 +61,7 @@ def result_dict(state: State) -> dict[str, Any]:
         "beds_full": [beds_full(state, seat) for seat in range(players)],
         "hands": [len(hand) for hand in state.hands],
     }
-    if state.phase != OVER:
+    if state.phase != Phase.OVER:
         return {"end": "error", "turns": state.turn, "winners": [], **base}
     outcome = result(state)
     return {
@@ -209,7 +209,7 @@ def _replay(record: Mapping[str, Any], position: _Position) -> Iterator[tuple[in
     position.at = 0
     while position.at < len(stream):
         number, event = stream[position.at]
-        if state.phase == OVER:
+        if state.phase == Phase.OVER:
             raise RecordError(f"turn {number}: event {event} comes after the end of the game")
         expected = [item for _, item in stream[position.at :]]
         for action in legal_actions(state):
@@ -220,15 +220,15 @@ def _replay(record: Mapping[str, Any], position: _Position) -> Iterator[tuple[in
         else:
             raise RecordError(f"turn {number}: event {event} does not match any legal action")
         position.at += len(log)
-        if following.turn != state.turn and following.phase != OVER:
+        if following.turn != state.turn and following.phase != Phase.OVER:
             yield following.turn, following
         state = following
-    if state.phase == OVER:
+    if state.phase == Phase.OVER:
         yield state.turn, state
     recorded = record.get("result")
     if isinstance(recorded, Mapping) and recorded.get("end") == "error":
         return
-    if state.phase != OVER:
+    if state.phase != Phase.OVER:
         raise RecordError(f"turn {state.turn}: the record ends before the game does")
     if recorded != result_dict(state):
         raise RecordError(f"result {recorded} does not match the replayed {result_dict(state)}")

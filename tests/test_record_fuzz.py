@@ -342,8 +342,16 @@ def _main(*args: str) -> subprocess.CompletedProcess[str]:
     ("name", "text", "message"),
     [
         ("deep.json", '{"a":' + "[" * 5000 + "]" * 5000 + "}", "nested deeper than 64 levels"),
-        ("seed.json", '{"seed": ' + "7" * 5000 + "}", "an integer of 5000 digits"),
-        ("nan.json", '{"seed": NaN}', "NaN is not a JSON number"),
+        (
+            "seed.json",
+            '{"seed": ' + "7" * 5000 + "}",
+            "an integer of 5000 digits; at most 20 are read",
+        ),
+        (
+            "nan.json",
+            '{"seed": NaN}',
+            "NaN is not a JSON number; a record holds finite numbers only",
+        ),
     ],
 )
 def test_the_console_entry_prints_one_line_and_exits_2(

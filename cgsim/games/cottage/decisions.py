@@ -42,7 +42,7 @@ from cgsim.games.cottage.scoring import (
     place_bonus_pot,
     score_continue,
 )
-from cgsim.games.cottage.state import COLOR_NAMES, Phase, State, cubes
+from cgsim.games.cottage.state import COLOR_NAMES, Phase, State, bed_empty, cubes
 from cgsim.games.cottage.turn import (
     after_step,
     limit_step,
@@ -86,7 +86,7 @@ def _after(state: State, w: Work, action: int, d: Decoded) -> None:
         after_step(w)
     elif kind == SCORE:
         b, bed = bed_of(state, w, action, d)
-        if bed.empty:
+        if bed_empty(bed):
             raise illegal(state, action, f"bed {b} is not complete")
         score_bed(w, b, Phase.AFTER)
     elif kind == DONE:
@@ -102,7 +102,7 @@ def _limit(state: State, w: Work, action: int, d: Decoded) -> None:
         raise illegal(state, action, "the cat limit requires placing a cat")
     b = hunt_cat(state, w, action, d, "limit")
     bed = w.me.beds[b]
-    if bed is not None and not bed.empty:
+    if bed is not None and not bed_empty(bed):
         score_bed(w, b, Phase.LIMIT)
     else:
         limit_step(w)
@@ -137,7 +137,7 @@ def _bonus(state: State, w: Work, action: int, d: Decoded) -> None:
         raise illegal(state, action, "expected a cell for the bonus pot")
     cell = bed_cell(state, action, d)
     other = w.me.beds[1 - sc.bed]
-    if other is None or not other.empty >> cell & 1:
+    if other is None or not bed_empty(other) >> cell & 1:
         raise illegal(state, action, f"cell {rc(cell)} of the other bed is not empty soil")
     place_bonus_pot(w, cell)
     _continue_scoring(w)
@@ -148,7 +148,7 @@ def _ramble(state: State, w: Work, action: int, d: Decoded) -> None:
         raise illegal(state, action, "expected ramble or no ramble")
     if d.place:
         cost = state.rules.settings.ramble_cost
-        w.set_me(w.me._replace(cats=w.me.cats - cost))
+        w.add_my_cats(-cost)
         w.supply_cats += cost
         refill(w, ramble=True)
     plant_step(w)

@@ -32,7 +32,7 @@ def mark_corners(w: Work, chosen: int) -> bool:
     corners = tuple(CORNERS[i] for i in range(len(CORNERS)) if chosen >> i & 1)
     placed = min(len(corners), w.supply_cats)
     w.supply_cats -= placed
-    w.set_me(w.me._replace(corners=corners[:placed]))
+    w.set_my_corners(corners[:placed])
     later = [
         seat
         for seat, age in enumerate(w.rules.settings.children)
@@ -101,12 +101,10 @@ def do_penalty(w: Work, color: int, cube: int) -> None:
 
 
 def _discard(w: Work, seat: int, b: int) -> None:
-    player = w.players[seat]
-    bed = player.beds[b]
+    bed = w.players[seat].beds[b]
     assert bed is not None
     release(w, bed)
-    beds = (None, player.beds[1]) if b == 0 else (player.beds[0], None)
-    w.players[seat] = player._replace(beds=beds)
+    w.set_bed_of(seat, b, None)
     w.emit(
         {"e": "discard_bed", "seat": seat, "bed": b, "to_path": [w.tile_id(t) for t in bed.placed]}
     )
@@ -139,8 +137,7 @@ def gardener(w: Work) -> None:
     for seat in corner_gains:
         if w.supply_cats > 0:
             w.supply_cats -= 1
-            player = w.players[seat]
-            w.players[seat] = player._replace(cats=player.cats + 1)
+            w.set_cats(seat, w.players[seat].cats + 1)
             w.emit({"e": "gain_cat", "why": "corner", "seat": seat})
     if starts_final:
         for seat, player in enumerate(w.players):

@@ -14,6 +14,10 @@ CORNERS: tuple[int, ...] = (0, 3, 15, 12)
 (between left and top) is (0,0), side 1 (0,3), side 2 (3,3), side 3 (3,0)."""
 
 
+NURSERY_RC: tuple[tuple[int, int], ...] = tuple(divmod(cell, 4) for cell in range(NURSERY_CELLS))
+"""``(row, col)`` of every nursery cell."""
+
+
 def nursery_index(r: int, c: int) -> int:
     return r * 4 + c
 

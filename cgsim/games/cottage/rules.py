@@ -32,7 +32,7 @@ from cgsim.games.cottage.actions import (
     decode,
     encode,
 )
-from cgsim.games.cottage.components import Catalogue, mask_cells
+from cgsim.games.cottage.components import Catalogue, cells_of
 from cgsim.games.cottage.decisions import HANDLERS
 from cgsim.games.cottage.describe import describe
 from cgsim.games.cottage.gardener import corner_choices, penalty_options
@@ -40,7 +40,16 @@ from cgsim.games.cottage.nursery import NURSERY_CELLS
 from cgsim.games.cottage.planting import cat_segments, main_segments
 from cgsim.games.cottage.scoring import complete_beds, cube_options
 from cgsim.games.cottage.settings import Settings
-from cgsim.games.cottage.state import Phase, Player, Rules, State, board_json, cubes, new_bed
+from cgsim.games.cottage.state import (
+    Phase,
+    Player,
+    Rules,
+    State,
+    bed_empty,
+    board_json,
+    cubes,
+    new_bed,
+)
 from cgsim.games.cottage.turn import run_turns, start_turn
 from cgsim.games.cottage.work import Work
 
@@ -79,18 +88,30 @@ def new_game(rules: Rules, seed: int) -> State:
         first, second = boards[2 * seat], boards[2 * seat + 1]
         beds = (new_bed(catalogue, first, False, 0), new_bed(catalogue, second, True, 0))
         players.append(Player(beds, (0,) * s.cubes, (0,) * s.cubes, s.start_cats, 0, False, 0, ()))
-    w = Work.fresh(
+    deal = State(
         rules=rules,
         seed=seed,
         nursery=tuple(tiles[:NURSERY_CELLS]),
         path=tuple(tiles[NURSERY_CELLS:]),
-        players=players,
+        players=tuple(players),
         supply_board=(boards[2 * rules.players], False),
         supply_cats=s.cats_total - rules.players * s.start_cats,
         supply_pots=s.pots_total,
+        beehives_taken=0,
         space=0,
         value=s.gardener_value,
+        final_round=False,
+        turn=0,
+        seat=0,
+        phase=Phase.PLANT,
+        scoring=None,
+        had_bed=True,
+        placed=False,
+        stall=0,
+        end=None,
+        events=(),
     )
+    w = Work(deal)
     children = [seat for seat, age in enumerate(s.children) if age is not None]
     if children:
         w.seat = children[0]
@@ -136,7 +157,7 @@ def _bonus_actions(state: State, player: Player) -> LegalActions:
     assert sc is not None
     other = player.beds[1 - sc.bed]
     assert other is not None
-    return LegalActions([(encode(BONUS_POT), tuple(mask_cells(other.empty)))])
+    return LegalActions([(encode(BONUS_POT), cells_of(bed_empty(other)))])
 
 
 def _ramble_actions(state: State, player: Player) -> LegalActions:
@@ -194,7 +215,7 @@ def apply(state: State, action: int) -> State:
         raise IllegalActionError("the game is over")
     if not isinstance(action, int) or isinstance(action, bool) or action < 0:
         raise IllegalActionError(f"action {action!r} is not an action of this game")
-    w = Work.thaw(state)
+    w = Work(state)
     handler(state, w, action, decode(action))
     run_turns(w)
     return w.freeze()

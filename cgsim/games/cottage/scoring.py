@@ -21,23 +21,34 @@ from cgsim.games.cottage.state import (
     Rules,
     Scoring,
     State,
+    bed_cloches,
+    bed_empty,
+    bed_pots,
     board_json,
     cubes,
     new_bed,
 )
-from cgsim.games.cottage.work import Work, rc
+from cgsim.games.cottage.work import Work, bed_with, rc
+
+_new = tuple.__new__
 
 
 def complete_beds(player: Player) -> list[int]:
     """Indexes of the player's beds with no bare soil left: they must be scored."""
-    return [b for b, bed in enumerate(player.beds) if bed is not None and not bed.empty]
+    first, second = player.beds
+    complete = []
+    if first is not None and not bed_empty(first):
+        complete.append(0)
+    if second is not None and not bed_empty(second):
+        complete.append(1)
+    return complete
 
 
 def score_start(w: Work, b: int, resume: Phase) -> Phase | None:
     """Start scoring bed ``b``; ``resume`` once it is done, None while a choice is pending."""
     bed = w.me.beds[b]
-    assert bed is not None and not bed.empty  # checked by the callers
-    pots, cloches = bed.count_pots(), bed.count_cloches()
+    assert bed is not None and not bed_empty(bed)  # checked by the callers
+    pots, cloches = bed_pots(bed), bed_cloches(bed)
     board = w.rules.catalogue.boards[bed.board]
     w.emit(
         {
@@ -51,6 +62,11 @@ def score_start(w: Work, b: int, resume: Phase) -> Phase | None:
     )
     w.scoring = Scoring(b, pots, cloches, ORANGE, resume)
     return score_continue(w)
+
+
+def _next_step(sc: Scoring) -> Scoring:
+    """The scoring one step further (orange, blue, clean-up)."""
+    return _new(Scoring, (sc.bed, sc.pots, sc.cloches, sc.step + 1, sc.resume))
 
 
 def cube_options(rules: Rules, positions: tuple[int, ...], color: int) -> list[int]:
@@ -80,7 +96,7 @@ def score_continue(w: Work) -> Phase | None:
                 if move_cube(w, sc.step, options[0]):
                     return None
             else:
-                w.scoring = sc._replace(step=sc.step + 1)
+                w.scoring = _next_step(sc)
             continue
         _cleanup(w, sc.bed)
         w.scoring = None
@@ -98,22 +114,23 @@ def move_cube(w: Work, color: int, cube: int) -> bool:
     start = positions[cube]
     positions[cube] = end = min(start + amount, target)
     w.set_cubes(color, tuple(positions))
-    w.scoring = sc._replace(step=sc.step + 1)
+    w.scoring = _next_step(sc)
     w.emit({"e": "move", "color": COLOR_NAMES[color], "cube": cube, "from": start, "to": end})
     if s.bonus_red_line_cat and track[start] <= s.red_line < track[end] and w.supply_cats > 0:
         w.supply_cats -= 1
-        w.set_me(w.me._replace(cats=w.me.cats + 1))
+        w.add_my_cats(1)
         w.emit({"e": "gain_cat", "why": "red_line"})
     if end == target and not w.me.has_beehive and w.beehives_taken < len(s.beehives):
         value = s.beehives[w.beehives_taken]
         w.beehives_taken += 1
-        w.set_me(w.me._replace(beehive=value, has_beehive=True))
+        w.set_my_beehive(value)
         w.emit({"e": "beehive", "value": value})
     if s.bonus_start_pot and start == 0 and 0 not in positions and w.supply_pots > 0:
         other = w.me.beds[1 - sc.bed]
-        if other is not None and other.empty:
-            if other.empty.bit_count() == 1:
-                place_bonus_pot(w, other.empty.bit_length() - 1)
+        empty = bed_empty(other) if other is not None else 0
+        if empty:
+            if empty.bit_count() == 1:
+                place_bonus_pot(w, empty.bit_length() - 1)
             else:
                 w.phase = Phase.BONUS
                 return True
@@ -127,7 +144,19 @@ def place_bonus_pot(w: Work, cell: int) -> None:
     b = 1 - sc.bed
     bed = w.me.beds[b]
     assert bed is not None
-    w.set_bed(b, bed._replace(pots=bed.pots | 1 << cell))
+    w.set_bed(
+        b,
+        bed_with(
+            bed,
+            bed.tiles,
+            bed.tile_pots,
+            bed.tile_cloches,
+            bed.pots | 1 << cell,
+            bed.cats,
+            bed.placed,
+            bed.shapes,
+        ),
+    )
     w.supply_pots -= 1
     w.placed = True
     w.emit({"e": "bonus_pot", "bed": b, "cell": rc(cell)})
@@ -135,7 +164,7 @@ def place_bonus_pot(w: Work, cell: int) -> None:
 
 def release(w: Work, bed: Bed) -> None:
     """Tiles back to the path in placement order, tokens back to the supply."""
-    w.path.extend(bed.placed)
+    w.extend_path(bed.placed)
     w.supply_pots += bed.pots.bit_count()
     w.supply_cats += bed.cats.bit_count()
 

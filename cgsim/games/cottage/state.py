@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, NamedTuple
 
-from cgsim.games.cottage.components import FULL, Catalogue, Mask
+from cgsim.games.cottage.components import CELLS, FULL, Catalogue, Mask
 from cgsim.games.cottage.nursery import corner_entries, gardener_rows
 from cgsim.games.cottage.settings import Settings
 
@@ -23,6 +23,9 @@ COLOR_NAMES = ("orange", "blue")
 
 SIDE_NAMES = ("light", "dark")
 """A board side as records name it, indexed by ``dark``."""
+
+FIT_CACHE_LIMIT = 200_000
+"""Entries of a rules object's placement memo before it is cleared."""
 
 
 class Phase(IntEnum):
@@ -55,6 +58,69 @@ PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
 """Readable phase names, indexed by phase."""
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Rules:
+    """Everything a game is played with: player count, settings and the catalogue.
+
+    Defined before the states that name it: compiled modules resolve annotations in order.
+    """
+
+    players: int
+    settings: Settings
+    catalogue: Catalogue
+    rows: tuple[tuple[int, ...], ...] = field(init=False)
+    corner_at: tuple[int, ...] = field(init=False)
+    orange_target: int = field(init=False)
+    blue_target: int = field(init=False)
+    tile_kind: tuple[int, ...] = field(init=False)
+    """Per tile id, its kind (the catalogue's, bound here for the hot paths)."""
+    kind_masks: tuple[tuple[Mask, ...], ...] = field(init=False)
+    """Per kind, the masks of its placements in placement order."""
+    fit_cache: dict[int, tuple[int, ...]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        s = self.settings
+        object.__setattr__(self, "rows", gardener_rows(s.track_spaces))
+        object.__setattr__(self, "corner_at", corner_entries(s.track_spaces))
+        object.__setattr__(self, "orange_target", len(s.orange_track) - 1)
+        object.__setattr__(self, "blue_target", len(s.blue_track) - 1)
+        object.__setattr__(self, "tile_kind", self.catalogue.tile_kind)
+        object.__setattr__(self, "kind_masks", self.catalogue.kind_placement_masks)
+
+    def __getstate__(self) -> tuple[int, Settings, Catalogue]:
+        return (self.players, self.settings, self.catalogue)
+
+    def __setstate__(self, data: tuple[int, Settings, Catalogue]) -> None:
+        object.__setattr__(self, "players", data[0])
+        object.__setattr__(self, "settings", data[1])
+        object.__setattr__(self, "catalogue", data[2])
+        object.__setattr__(self, "fit_cache", {})
+        self.__post_init__()
+
+    def fits(self, kind: int, blocked: Mask) -> tuple[int, ...]:
+        """Indexes of the placements of a tile kind that avoid ``blocked`` (memoised).
+
+        The key is one int (``blocked`` has 25 bits): no tuple is built per lookup.
+        """
+        key = kind << CELLS | blocked
+        cache = self.fit_cache
+        found = cache.get(key)
+        if found is None:
+            found = tuple([i for i, m in enumerate(self.kind_masks[kind]) if not m & blocked])
+            if len(cache) > FIT_CACHE_LIMIT:
+                cache.clear()
+            cache[key] = found
+        return found
+
+    def track(self, color: int) -> tuple[int, ...]:
+        return self.settings.orange_track if color == ORANGE else self.settings.blue_track
+
+    def target(self, color: int) -> int:
+        return self.orange_target if color == ORANGE else self.blue_target
+
+
 class Bed(NamedTuple):
     """One flowerbed in front of a player; masks over its 25 cells."""
 
@@ -77,9 +143,7 @@ class Bed(NamedTuple):
     @property
     def empty(self) -> Mask:
         """Cells showing bare soil: the only cells a token may go on."""
-        return FULL & ~(
-            self.tiles | self.pots | self.cats | self.printed_pots | self.printed_cloches
-        )
+        return bed_empty(self)
 
     @property
     def blocked(self) -> Mask:
@@ -87,14 +151,10 @@ class Bed(NamedTuple):
         return self.tiles | self.pots | self.cats
 
     def count_pots(self) -> int:
-        return (
-            (self.printed_pots & ~self.tiles).bit_count()
-            + self.pots.bit_count()
-            + self.tile_pots.bit_count()
-        )
+        return bed_pots(self)
 
     def count_cloches(self) -> int:
-        return (self.printed_cloches & ~self.tiles).bit_count() + self.tile_cloches.bit_count()
+        return bed_cloches(self)
 
 
 class Player(NamedTuple):
@@ -156,55 +216,33 @@ class State(NamedTuple):
     events: tuple[Event, ...]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Rules:
-    """Everything a game is played with: player count, settings and the catalogue."""
+# The engine reads beds through these functions rather than the properties above (kept
+# for bots and tests): a compiled caller calls a function directly, a property through
+# the class.
 
-    players: int
-    settings: Settings
-    catalogue: Catalogue
-    rows: tuple[tuple[int, ...], ...] = field(init=False)
-    corner_at: tuple[int, ...] = field(init=False)
-    orange_target: int = field(init=False)
-    blue_target: int = field(init=False)
-    fit_cache: dict[tuple[int, Mask], tuple[int, ...]] = field(
-        init=False, default_factory=dict, repr=False, compare=False
+
+def bed_empty(bed: Bed) -> Mask:
+    """Cells of a bed showing bare soil (``Bed.empty``)."""
+    return FULL & ~(bed.tiles | bed.pots | bed.cats | bed.printed_pots | bed.printed_cloches)
+
+
+def bed_blocked(bed: Bed) -> Mask:
+    """Cells of a bed a tile may not cover (``Bed.blocked``)."""
+    return bed.tiles | bed.pots | bed.cats
+
+
+def bed_pots(bed: Bed) -> int:
+    """Pots a bed shows: printed ones not covered, tokens, and those printed on tiles."""
+    return (
+        (bed.printed_pots & ~bed.tiles).bit_count()
+        + bed.pots.bit_count()
+        + bed.tile_pots.bit_count()
     )
 
-    def __post_init__(self) -> None:
-        s = self.settings
-        object.__setattr__(self, "rows", gardener_rows(s.track_spaces))
-        object.__setattr__(self, "corner_at", corner_entries(s.track_spaces))
-        object.__setattr__(self, "orange_target", len(s.orange_track) - 1)
-        object.__setattr__(self, "blue_target", len(s.blue_track) - 1)
 
-    def __getstate__(self) -> tuple[int, Settings, Catalogue]:
-        return (self.players, self.settings, self.catalogue)
-
-    def __setstate__(self, data: tuple[int, Settings, Catalogue]) -> None:
-        object.__setattr__(self, "players", data[0])
-        object.__setattr__(self, "settings", data[1])
-        object.__setattr__(self, "catalogue", data[2])
-        object.__setattr__(self, "fit_cache", {})
-        self.__post_init__()
-
-    def fits(self, kind: int, blocked: Mask) -> tuple[int, ...]:
-        """Indexes of the placements of a tile kind that avoid ``blocked`` (memoised)."""
-        key = (kind, blocked)
-        found = self.fit_cache.get(key)
-        if found is None:
-            masks = self.catalogue.kind_placement_masks[kind]
-            found = tuple([i for i, m in enumerate(masks) if not m & blocked])
-            if len(self.fit_cache) > 200_000:
-                self.fit_cache.clear()
-            self.fit_cache[key] = found
-        return found
-
-    def track(self, color: int) -> tuple[int, ...]:
-        return self.settings.orange_track if color == ORANGE else self.settings.blue_track
-
-    def target(self, color: int) -> int:
-        return self.orange_target if color == ORANGE else self.blue_target
+def bed_cloches(bed: Bed) -> int:
+    """Cloches a bed shows: printed ones not covered and those printed on tiles."""
+    return (bed.printed_cloches & ~bed.tiles).bit_count() + bed.tile_cloches.bit_count()
 
 
 def cubes(player: Player, color: int) -> tuple[int, ...]:

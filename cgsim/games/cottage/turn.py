@@ -10,10 +10,10 @@ automatic turns never recurse.
 from __future__ import annotations
 
 from cgsim.games.cottage.gardener import do_penalty, gardener, penalty_options
-from cgsim.games.cottage.nursery import nursery_rc
+from cgsim.games.cottage.nursery import NURSERY_RC
 from cgsim.games.cottage.planting import can_place_cat, place_cat, pot_fits, tile_fits
 from cgsim.games.cottage.scoring import complete_beds, score_start
-from cgsim.games.cottage.state import Phase
+from cgsim.games.cottage.state import Phase, bed_empty
 from cgsim.games.cottage.work import Work
 
 # Phase members bound once: these steps run every turn, and on Python 3.11 reading an
@@ -31,11 +31,11 @@ _PENALTY, _RAMBLE, _PLANT, _AFTER, _LIMIT = (
 def start_turn(w: Work) -> None:
     """Begin the current seat's turn and run it to its first decision (or its end)."""
     w.turn += 1
-    me = w.me
-    w.set_me(me._replace(turns=me.turns + 1))
+    w.start_my_turn()
     w.placed = False
     w.emit({"e": "_turn", "n": w.turn, "seat": w.seat, "final_round": w.final_round})
-    w.had_bed = any(bed is not None for bed in me.beds)
+    beds = w.me.beds
+    w.had_bed = beds[0] is not None or beds[1] is not None
     if w.final_round and not w.had_bed:
         gardener(w)
         return
@@ -66,16 +66,19 @@ def refill_step(w: Work) -> None:
 
 def refill(w: Work, ramble: bool) -> None:
     """Fill the empty Gardener Row cells from the front of the path."""
-    cells, tiles = [], []
-    for cell in _row_empty_cells(w):
-        if not w.path:
-            break
-        tile = w.path.pop(0)
-        w.nursery[cell] = tile
-        cells.append(list(nursery_rc(cell)))
-        tiles.append(w.tile_id(tile))
-    if cells:
-        w.emit({"e": "refill", "cells": cells, "tiles": tiles, "ramble": ramble})
+    cells = _row_empty_cells(w)[: len(w.path)]
+    if not cells:
+        return
+    tiles = list(w.path[: len(cells)])
+    w.fill_nursery(cells, tiles)
+    w.emit(
+        {
+            "e": "refill",
+            "cells": [list(NURSERY_RC[cell]) for cell in cells],
+            "tiles": [w.tile_id(tile) for tile in tiles],
+            "ramble": ramble,
+        }
+    )
 
 
 def plant_step(w: Work) -> None:
@@ -116,10 +119,12 @@ def limit_step(w: Work) -> None:
     if not s.bonus_cat_limit or child or not w.had_bed or w.me.cats <= s.cat_limit:
         gardener(w)
         return
-    cells = [(b, bed.empty) for b, bed in enumerate(w.me.beds) if bed is not None and bed.empty]
+    cells = [
+        (b, bed_empty(bed)) for b, bed in enumerate(w.me.beds) if bed is not None and bed_empty(bed)
+    ]
     if not cells:
         extra = w.me.cats - s.cat_limit
-        w.set_me(w.me._replace(cats=s.cat_limit))
+        w.set_cats(w.seat, s.cat_limit)
         w.supply_cats += extra
         w.emit({"e": "return_cats", "count": extra})
         gardener(w)

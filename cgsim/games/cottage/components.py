@@ -75,22 +75,6 @@ def mask_cells(mask: Mask) -> list[int]:
     return cells
 
 
-def _chunk_cells(bits: int, shift: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(cell + shift for cell in mask_cells(v)) for v in range(1 << bits))
-
-
-_CELLS_LOW = _chunk_cells(9, 0)
-_CELLS_MID = _chunk_cells(8, 9)
-_CELLS_HIGH = _chunk_cells(8, 17)
-"""The cells of every 9- and 8-bit piece of a bed mask, shifted to its place: a mask's
-cells are three lookups (1,024 small tuples in all, built once)."""
-
-
-def cells_of(mask: Mask) -> tuple[int, ...]:
-    """``mask_cells`` of a bed mask (25 bits) as a tuple, by table lookup."""
-    return _CELLS_LOW[mask & 511] + _CELLS_MID[mask >> 9 & 255] + _CELLS_HIGH[mask >> 17]
-
-
 def cells_mask(cells: Iterable[int]) -> Mask:
     """Mask with the bits of the given cell indexes set."""
     mask = 0

@@ -7,22 +7,27 @@ pot from the supply, a cat from the reserve.
 
 from __future__ import annotations
 
-from cgsim.games.cottage.actions import CAT, POT, TILE, Decoded, encode
-from cgsim.games.cottage.components import Mask, cell_rc, cells_of
+from cgsim.games.cottage.actions import (
+    CAT,
+    POT,
+    TILE,
+    bed_index,
+    cell_of,
+    encode,
+    index_of,
+)
+from cgsim.games.cottage.cells import FEATURE_KEYS, cells_of, rc
+from cgsim.games.cottage.components import Mask
 from cgsim.games.cottage.describe import illegal
 from cgsim.games.cottage.nursery import NURSERY_RC, nursery_rc
 from cgsim.games.cottage.state import Bed, Player, State, bed_blocked, bed_empty
-from cgsim.games.cottage.work import Work, bed_with, rc
+from cgsim.games.cottage.work import Work, bed_with
 
 Segment = tuple[int, tuple[int, ...]]
 """A base action and the indexes that complete it (see ``LegalActions``)."""
 
 
 # --------------------------------------------------------------------------- what fits
-
-
-FEATURE_KEYS: tuple[str, ...] = tuple("{},{}".format(*cell_rc(cell)) for cell in range(25))
-"""A bed cell as the ``features`` of a ``take_tile`` event name it: ``"row,col"``."""
 
 
 def has_empty_cell(player: Player) -> bool:
@@ -47,7 +52,7 @@ def tile_fits(w: Work) -> bool:
         if tile >= 0:
             kind = kinds[tile]
             for mask in blocked:
-                if rules.fits(kind, mask):
+                if rules.any_fits(kind, mask):
                     return True
     return False
 
@@ -97,39 +102,48 @@ def main_segments(state: State) -> list[Segment]:
 
 
 def place_cat(w: Work, b: int, cell: int, why: str) -> None:
-    bed = w.me.beds[b]
+    me = w.me
+    bed = me.beds[b]
     assert bed is not None  # checked by the callers
-    w.set_bed(
-        b,
-        bed_with(
-            bed,
-            bed.tiles,
-            bed.tile_pots,
-            bed.tile_cloches,
-            bed.pots,
-            bed.cats | 1 << cell,
-            bed.placed,
-            bed.shapes,
-        ),
+    bed = bed_with(
+        bed,
+        bed.tiles,
+        bed.tile_pots,
+        bed.tile_cloches,
+        bed.pots,
+        bed.cats | 1 << cell,
+        bed.placed,
+        bed.shapes,
     )
-    w.add_my_cats(-1)
+    beds = (bed, me.beds[1]) if b == 0 else (me.beds[0], bed)
+    w.set_player(
+        w.seat,
+        beds,
+        me.orange,
+        me.blue,
+        me.cats - 1,
+        me.beehive,
+        me.has_beehive,
+        me.turns,
+        me.corners,
+    )
     w.placed = True
     w.emit({"e": "cat", "bed": b, "cell": rc(cell), "why": why})
 
 
-def bed_of(state: State, w: Work, action: int, d: Decoded) -> tuple[int, Bed]:
+def bed_of(state: State, w: Work, action: int) -> tuple[int, Bed]:
     """The bed an action names, which must be in play."""
-    bed = w.me.beds[d.bed]
+    bed = w.me.beds[bed_index(action)]
     if bed is None:
-        raise illegal(state, action, f"bed {d.bed} is not in play")
-    return d.bed, bed
+        raise illegal(state, action, f"bed {bed_index(action)} is not in play")
+    return bed_index(action), bed
 
 
-def bed_cell(state: State, action: int, d: Decoded) -> int:
+def bed_cell(state: State, action: int) -> int:
     """The bed cell an action names, which must lie on the 5x5 bed."""
-    if d.place >= 25:
-        raise illegal(state, action, f"cell index {d.place} is outside the 5x5 bed")
-    return d.place
+    if index_of(action) >= 25:
+        raise illegal(state, action, f"cell index {index_of(action)} is outside the 5x5 bed")
+    return index_of(action)
 
 
 def _check_empty(state: State, action: int, b: int, empty: Mask, cell: int) -> None:
@@ -137,10 +151,10 @@ def _check_empty(state: State, action: int, b: int, empty: Mask, cell: int) -> N
         raise illegal(state, action, f"cell {rc(cell)} of bed {b} is not empty soil")
 
 
-def hunt_cat(state: State, w: Work, action: int, d: Decoded, why: str) -> int:
+def hunt_cat(state: State, w: Work, action: int, why: str) -> int:
     """Place a cat from the reserve where the action says; the bed's index."""
-    b, bed = bed_of(state, w, action, d)
-    cell = bed_cell(state, action, d)
+    b, bed = bed_of(state, w, action)
+    cell = bed_cell(state, action)
     if w.me.cats <= 0:
         raise illegal(state, action, "no cat in reserve")
     _check_empty(state, action, b, bed_empty(bed), cell)
@@ -148,10 +162,10 @@ def hunt_cat(state: State, w: Work, action: int, d: Decoded, why: str) -> int:
     return b
 
 
-def take_tile(state: State, w: Work, action: int, d: Decoded) -> None:
+def take_tile(state: State, w: Work, action: int) -> None:
     """Move a Gardener Row tile onto a bed in one of its placements."""
     rules = state.rules
-    cell = d.cell
+    cell = cell_of(action)
     if cell not in rules.rows[state.space]:
         raise illegal(
             state, action, f"nursery cell {list(nursery_rc(cell))} is not in the Gardener Row"
@@ -159,9 +173,9 @@ def take_tile(state: State, w: Work, action: int, d: Decoded) -> None:
     tile = w.nursery[cell]
     if tile < 0:
         raise illegal(state, action, f"nursery cell {list(nursery_rc(cell))} is empty")
-    b, bed = bed_of(state, w, action, d)
+    b, bed = bed_of(state, w, action)
     kind = rules.catalogue.kinds[rules.tile_kind[tile]]
-    index = d.place
+    index = index_of(action)
     if index >= len(kind.placements):
         raise illegal(state, action, f"tile {kind.kind} has no placement {index}")
     place = kind.placements[index]
@@ -200,10 +214,10 @@ def take_tile(state: State, w: Work, action: int, d: Decoded) -> None:
     )
 
 
-def take_pot(state: State, w: Work, action: int, d: Decoded) -> None:
+def take_pot(state: State, w: Work, action: int) -> None:
     """Move a pot from the supply onto an empty bed cell."""
-    b, bed = bed_of(state, w, action, d)
-    cell = bed_cell(state, action, d)
+    b, bed = bed_of(state, w, action)
+    cell = bed_cell(state, action)
     if w.supply_pots <= 0:
         raise illegal(state, action, "no pot left in the supply")
     _check_empty(state, action, b, bed_empty(bed), cell)

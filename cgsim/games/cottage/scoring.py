@@ -9,11 +9,16 @@ functions that run it return the phase the turn resumes from once the bed is don
 
 from __future__ import annotations
 
+from typing import Final
+
 from cgsim.games.contract import GameResult
+from cgsim.games.cottage.cells import rc
 from cgsim.games.cottage.state import (
     BLUE,
     COLOR_NAMES,
     ORANGE,
+    PHASE_BONUS,
+    PHASE_CUBE,
     SIDE_NAMES,
     Bed,
     Phase,
@@ -28,9 +33,9 @@ from cgsim.games.cottage.state import (
     cubes,
     new_bed,
 )
-from cgsim.games.cottage.work import Work, bed_with, rc
+from cgsim.games.cottage.work import Work, bed_with
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 def complete_beds(player: Player) -> list[int]:
@@ -49,12 +54,11 @@ def score_start(w: Work, b: int, resume: Phase) -> Phase | None:
     bed = w.me.beds[b]
     assert bed is not None and not bed_empty(bed)  # checked by the callers
     pots, cloches = bed_pots(bed), bed_cloches(bed)
-    board = w.rules.catalogue.boards[bed.board]
     w.emit(
         {
             "e": "score",
             "bed": b,
-            "board": board.id,
+            "board": w.rules.board_ids[bed.board],
             "side": SIDE_NAMES[bed.dark],
             "pots": pots,
             "cloches": cloches,
@@ -90,7 +94,7 @@ def score_continue(w: Work) -> Phase | None:
             amount = sc.pots if sc.step == ORANGE else sc.cloches
             options = cube_options(w.rules, cubes(w.me, sc.step), sc.step) if amount else []
             if len(options) > 1:
-                w.phase = Phase.CUBE
+                w.phase = PHASE_CUBE
                 return None
             if options:
                 if move_cube(w, sc.step, options[0]):
@@ -132,7 +136,7 @@ def move_cube(w: Work, color: int, cube: int) -> bool:
             if empty.bit_count() == 1:
                 place_bonus_pot(w, empty.bit_length() - 1)
             else:
-                w.phase = Phase.BONUS
+                w.phase = PHASE_BONUS
                 return True
     return False
 
@@ -178,9 +182,9 @@ def _cleanup(w: Work, b: int) -> None:
         w.set_bed(b, None)
     else:
         board, dark = w.supply_board
-        w.set_bed(b, new_bed(w.rules.catalogue, board, dark, w.me.turns))
+        w.set_bed(b, new_bed(w.rules, board, dark, w.me.turns))
         w.supply_board = (bed.board, not bed.dark)
-        new_board = board_json(w.rules.catalogue, board, dark)
+        new_board = board_json(w.rules, board, dark)
     w.emit(
         {
             "e": "cleanup",

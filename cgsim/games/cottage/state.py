@@ -9,22 +9,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from cgsim.games.cottage.components import CELLS, FULL, Catalogue, Mask
+from cgsim.games.cottage.fitting import KindTable, any_fit, fit_tables, fitting
 from cgsim.games.cottage.nursery import corner_entries, gardener_rows
 from cgsim.games.cottage.settings import Settings
 
 Event = dict[str, Any]
 
-ORANGE = 0
-BLUE = 1
-COLOR_NAMES = ("orange", "blue")
+ORANGE: Final = 0
+BLUE: Final = 1
+COLOR_NAMES: Final = ("orange", "blue")
 
-SIDE_NAMES = ("light", "dark")
+SIDE_NAMES: Final = ("light", "dark")
 """A board side as records name it, indexed by ``dark``."""
 
-FIT_CACHE_LIMIT = 200_000
+_new: Final = tuple.__new__
+
+FIT_CACHE_LIMIT: Final = 200_000
 """Entries of a rules object's placement memo before it is cleared."""
 
 
@@ -54,8 +57,21 @@ class Phase(IntEnum):
     """The game has ended."""
 
 
-PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
+PHASE_NAMES: Final = tuple(phase.name.lower() for phase in Phase)
 """Readable phase names, indexed by phase."""
+
+# Every member bound once to a final name: the engine compares phases at every step,
+# and on Python 3.11 reading a member off its enum class goes through the metaclass
+# (compiled code reads a final name directly).
+PHASE_CORNERS: Final = Phase.CORNERS
+PHASE_PENALTY: Final = Phase.PENALTY
+PHASE_RAMBLE: Final = Phase.RAMBLE
+PHASE_PLANT: Final = Phase.PLANT
+PHASE_AFTER: Final = Phase.AFTER
+PHASE_CUBE: Final = Phase.CUBE
+PHASE_BONUS: Final = Phase.BONUS
+PHASE_LIMIT: Final = Phase.LIMIT
+PHASE_OVER: Final = Phase.OVER
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -76,6 +92,26 @@ class Rules:
     """Per tile id, its kind (the catalogue's, bound here for the hot paths)."""
     kind_masks: tuple[tuple[Mask, ...], ...] = field(init=False)
     """Per kind, the masks of its placements in placement order."""
+    fit_tables: tuple[KindTable, ...] = field(init=False, repr=False)
+    """Per kind, the tables that tell which placements fit (``fitting``)."""
+    # Settings and catalogue values read every turn, bound once: compiled, the engine
+    # reads a field of its own class directly, another object's through Python's lookup.
+    tile_ids: tuple[str, ...] = field(init=False, repr=False)
+    board_ids: tuple[str, ...] = field(init=False, repr=False)
+    board_features: tuple[tuple[Mask, Mask, Mask, Mask], ...] = field(init=False, repr=False)
+    """Per board: light pots, light cloches, dark pots, dark cloches."""
+    children: tuple[int | None, ...] = field(init=False, repr=False)
+    refill_mandatory: int = field(init=False, repr=False)
+    ramble: bool = field(init=False, repr=False)
+    ramble_cost: int = field(init=False, repr=False)
+    cat_limit: int = field(init=False, repr=False)
+    bonus_cat_limit: bool = field(init=False, repr=False)
+    gardener_step: int = field(init=False, repr=False)
+    track_spaces: int = field(init=False, repr=False)
+    turning_space: int = field(init=False, repr=False)
+    final_value: int = field(init=False, repr=False)
+    discard_below: int = field(init=False, repr=False)
+    turn_cap: int = field(init=False, repr=False)
     fit_cache: dict[int, tuple[int, ...]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
@@ -88,6 +124,29 @@ class Rules:
         object.__setattr__(self, "blue_target", len(s.blue_track) - 1)
         object.__setattr__(self, "tile_kind", self.catalogue.tile_kind)
         object.__setattr__(self, "kind_masks", self.catalogue.kind_placement_masks)
+        object.__setattr__(self, "fit_tables", fit_tables(self.kind_masks))
+        catalogue = self.catalogue
+        object.__setattr__(self, "tile_ids", tuple(tile.id for tile in catalogue.tiles))
+        object.__setattr__(self, "board_ids", tuple(board.id for board in catalogue.boards))
+        features = tuple(
+            (b.light.pots, b.light.cloches, b.dark.pots, b.dark.cloches) for b in catalogue.boards
+        )
+        object.__setattr__(self, "board_features", features)
+        for name in (
+            "children",
+            "refill_mandatory",
+            "ramble",
+            "ramble_cost",
+            "cat_limit",
+            "bonus_cat_limit",
+            "gardener_step",
+            "track_spaces",
+            "turning_space",
+            "final_value",
+            "discard_below",
+            "turn_cap",
+        ):
+            object.__setattr__(self, name, getattr(s, name))
 
     def __getstate__(self) -> tuple[int, Settings, Catalogue]:
         return (self.players, self.settings, self.catalogue)
@@ -108,11 +167,15 @@ class Rules:
         cache = self.fit_cache
         found = cache.get(key)
         if found is None:
-            found = tuple([i for i, m in enumerate(self.kind_masks[kind]) if not m & blocked])
+            found = fitting(self.fit_tables[kind], blocked)
             if len(cache) > FIT_CACHE_LIMIT:
                 cache.clear()
             cache[key] = found
         return found
+
+    def any_fits(self, kind: int, blocked: Mask) -> bool:
+        """Whether some placement of a tile kind avoids ``blocked``."""
+        return any_fit(self.fit_tables[kind], blocked)
 
     def track(self, color: int) -> tuple[int, ...]:
         return self.settings.orange_track if color == ORANGE else self.settings.blue_track
@@ -249,12 +312,13 @@ def cubes(player: Player, color: int) -> tuple[int, ...]:
     return player.orange if color == ORANGE else player.blue
 
 
-def new_bed(catalogue: Catalogue, board: int, dark: bool, born: int) -> Bed:
+def new_bed(rules: Rules, board: int, dark: bool, born: int) -> Bed:
     """An empty bed on a board side, arriving at its owner's turn count ``born``."""
-    side = catalogue.boards[board].side(dark)
-    return Bed(board, dark, side.pots, side.cloches, 0, 0, 0, 0, 0, (), (), born)
+    features = rules.board_features[board]
+    pots, cloches = (features[2], features[3]) if dark else (features[0], features[1])
+    return _new(Bed, (board, dark, pots, cloches, 0, 0, 0, 0, 0, (), (), born))
 
 
-def board_json(catalogue: Catalogue, board: int, dark: bool) -> dict[str, str]:
+def board_json(rules: Rules, board: int, dark: bool) -> dict[str, str]:
     """A board side as records name it."""
-    return {"board": catalogue.boards[board].id, "side": SIDE_NAMES[dark]}
+    return {"board": rules.board_ids[board], "side": SIDE_NAMES[dark]}

@@ -13,19 +13,16 @@ from cgsim.games.cottage.gardener import do_penalty, gardener, penalty_options
 from cgsim.games.cottage.nursery import NURSERY_RC
 from cgsim.games.cottage.planting import can_place_cat, place_cat, pot_fits, tile_fits
 from cgsim.games.cottage.scoring import complete_beds, score_start
-from cgsim.games.cottage.state import Phase, bed_empty
-from cgsim.games.cottage.work import Work
-
-# Phase members bound once: these steps run every turn, and on Python 3.11 reading an
-# Enum member off its class goes through the metaclass's ``__getattr__`` hook (about ten
-# times the cost of a global).
-_PENALTY, _RAMBLE, _PLANT, _AFTER, _LIMIT = (
-    Phase.PENALTY,
-    Phase.RAMBLE,
-    Phase.PLANT,
-    Phase.AFTER,
-    Phase.LIMIT,
+from cgsim.games.cottage.state import (
+    PHASE_AFTER,
+    PHASE_LIMIT,
+    PHASE_PENALTY,
+    PHASE_PLANT,
+    PHASE_RAMBLE,
+    Phase,
+    bed_empty,
 )
+from cgsim.games.cottage.work import Work
 
 
 def start_turn(w: Work) -> None:
@@ -42,7 +39,7 @@ def start_turn(w: Work) -> None:
     if w.final_round:
         options = penalty_options(w.rules, w.me)
         if len(options) > 1:
-            w.phase = _PENALTY
+            w.phase = PHASE_PENALTY
             return
         if options:
             do_penalty(w, *options[0])
@@ -54,12 +51,12 @@ def _row_empty_cells(w: Work) -> list[int]:
 
 
 def refill_step(w: Work) -> None:
-    s = w.rules.settings
+    rules = w.rules
     empty = len(_row_empty_cells(w))
-    if empty >= s.refill_mandatory:
+    if empty >= rules.refill_mandatory:
         refill(w, ramble=False)
-    elif empty and s.ramble and w.path and w.me.cats >= s.ramble_cost:
-        w.phase = _RAMBLE
+    elif empty and rules.ramble and w.path and w.me.cats >= rules.ramble_cost:
+        w.phase = PHASE_RAMBLE
         return
     plant_step(w)
 
@@ -83,7 +80,7 @@ def refill(w: Work, ramble: bool) -> None:
 
 def plant_step(w: Work) -> None:
     if can_place_cat(w.me) or tile_fits(w) or pot_fits(w):
-        w.phase = _PLANT
+        w.phase = PHASE_PLANT
         return
     pass_turn(w)
 
@@ -102,29 +99,29 @@ def pass_turn(w: Work) -> None:
 def after_step(w: Work) -> None:
     complete = complete_beds(w.me)
     if can_place_cat(w.me) or len(complete) > 1:
-        w.phase = _AFTER
+        w.phase = PHASE_AFTER
     elif complete:
-        score_bed(w, complete[0], _AFTER)
+        score_bed(w, complete[0], PHASE_AFTER)
     else:
         limit_step(w)
 
 
 def limit_step(w: Work) -> None:
-    s = w.rules.settings
+    rules = w.rules
     complete = complete_beds(w.me)
     if complete:
-        score_bed(w, complete[0], _LIMIT)
+        score_bed(w, complete[0], PHASE_LIMIT)
         return
-    child = s.children[w.seat] is not None
-    if not s.bonus_cat_limit or child or not w.had_bed or w.me.cats <= s.cat_limit:
+    child = rules.children[w.seat] is not None
+    if not rules.bonus_cat_limit or child or not w.had_bed or w.me.cats <= rules.cat_limit:
         gardener(w)
         return
     cells = [
         (b, bed_empty(bed)) for b, bed in enumerate(w.me.beds) if bed is not None and bed_empty(bed)
     ]
     if not cells:
-        extra = w.me.cats - s.cat_limit
-        w.set_cats(w.seat, s.cat_limit)
+        extra = w.me.cats - rules.cat_limit
+        w.set_cats(w.seat, rules.cat_limit)
         w.supply_cats += extra
         w.emit({"e": "return_cats", "count": extra})
         gardener(w)
@@ -134,7 +131,7 @@ def limit_step(w: Work) -> None:
         place_cat(w, b, mask.bit_length() - 1, "limit")
         limit_step(w)
         return
-    w.phase = _LIMIT
+    w.phase = PHASE_LIMIT
 
 
 def score_bed(w: Work, b: int, resume: Phase) -> None:
@@ -146,7 +143,7 @@ def score_bed(w: Work, b: int, resume: Phase) -> None:
 
 def resume_turn(w: Work, resume: Phase) -> None:
     """Go on with the turn where a finished bed scoring interrupted it."""
-    if resume == _AFTER:
+    if resume == PHASE_AFTER:
         after_step(w)
     else:
         limit_step(w)

@@ -11,7 +11,9 @@ order, never ``_replace``, whose keyword handling costs several times more.
 
 from __future__ import annotations
 
-from cgsim.games.cottage.components import Mask, cell_rc
+from typing import Final
+
+from cgsim.games.cottage.components import Mask
 from cgsim.games.cottage.state import (
     ORANGE,
     Bed,
@@ -23,7 +25,7 @@ from cgsim.games.cottage.state import (
     State,
 )
 
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 class Work:
@@ -230,7 +232,7 @@ class Work:
         self.set_bed_of(self.seat, b, bed)
 
     def tile_id(self, tile: int) -> str:
-        return self.rules.catalogue.tiles[tile].id
+        return self.rules.tile_ids[tile]
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
@@ -264,12 +266,3 @@ def bed_with(
             bed.born,
         ),
     )
-
-
-RC: tuple[tuple[int, int], ...] = tuple(cell_rc(cell) for cell in range(25))
-
-
-def rc(cell: int) -> list[int]:
-    """A bed cell as events write it: ``[row, col]``."""
-    r, c = RC[cell]
-    return [r, c]

@@ -16,6 +16,7 @@ COMPILED = (
     "turn",
     "decisions",
     "rules",
+    "summary",
 )
 """The engine's modules compiled with mypyc at install (``cgsim.games.compiled``)."""
 

@@ -219,6 +219,16 @@ def legal_actions(state: State) -> LegalActions:
 # --------------------------------------------------------------------------- apply
 
 
+def current_player(state: State) -> int:
+    """The seat that decides next."""
+    return state.seat
+
+
+def observation(state: State, seat: int) -> State:
+    """What a seat sees: everything (Cottage Garden hides nothing)."""
+    return state
+
+
 def is_over(state: State) -> bool:
     """Whether the game has ended."""
     return state.phase == PHASE_OVER

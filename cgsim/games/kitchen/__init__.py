@@ -20,6 +20,7 @@ COMPILED = (
     "scoring",
     "observation",
     "rules",
+    "summary",
 )
 """The engine's modules compiled with mypyc at install (``cgsim.games.compiled``)."""
 

@@ -133,6 +133,11 @@ def legal_actions(state: State) -> list[Action]:
 # ---------------------------------------------------------------- apply
 
 
+def current_player(state: State) -> int:
+    """The seat that decides next."""
+    return state.decider
+
+
 def is_over(state: State) -> bool:
     """Whether the game has ended."""
     return state.phase == PHASE_OVER

@@ -32,6 +32,7 @@ from cgsim.games.contract import (
     GameSummary,
     Schema,
     Setup,
+    Term,
 )
 from cgsim.games.registry import register_game
 
@@ -79,6 +80,8 @@ INFO = GameInfo(
     setups=(Setup("solo", 1), Setup("2 players", 2, playthrough=True), Setup("3 players", 3)),
     ladder=("random", f"{__name__}:Wanderer", f"{__name__}:Greedy"),
     variant=ToyVariant,
+    notation=(Term("3/5", "a seat's total and its secret target"),),
+    ends=(Term("normal", "every round was played"),),
 )
 
 
@@ -232,6 +235,12 @@ class ToyGame:
 
     def render(self, state: Any) -> str:
         return " ".join(f"{t}/{g}" for t, g in zip(state.totals, state.targets, strict=True))
+
+    def describe_turns(self, record: Mapping[str, Any]) -> dict[int, list[str]]:
+        return {
+            n: [f"seat {turn['seat']} takes {turn['take']}"]
+            for n, turn in enumerate(record["turns"], start=1)
+        }
 
     def validate_record(self, record: Any) -> None:
         if not isinstance(record.get("turns"), list):

@@ -24,6 +24,15 @@ def register(app: typer.Typer) -> None:
         bootstrap: Annotated[
             int, typer.Option("--bootstrap", min=0, help="Block-bootstrap resamples for ratings.")
         ] = 200,
+        leave_out: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--leave-out",
+                help="A bot to leave out of the ratings plot, e.g. a reference bot such as "
+                "random (repeatable or comma-separated; the tables keep it). Without it, a bot "
+                "far from the others is marked at the plot's edge.",
+            ),
+        ] = None,
     ) -> None:
         """Write report.md, report.html, plots/ and tables/ into DIR and print a summary."""
         from cgsim.play.paths import require_output_dir
@@ -32,7 +41,8 @@ def register(app: typer.Typer) -> None:
 
         results = require_results_dir(directory)
         require_output_dir(results, "results directory")
-        built = build_report(results, n_bootstrap=bootstrap)
+        names = [n.strip() for value in leave_out or [] for n in value.split(",") if n.strip()]
+        built = build_report(results, n_bootstrap=bootstrap, leave_out=names)
         paths = save_report(built, results)
         if open_html_path:
             typer.echo(str(paths.html.resolve()))

@@ -21,15 +21,23 @@ from typing import Any
 import polars as pl
 
 STYLE = """
-body { font-family: sans-serif; max-width: 70rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+body { font-family: sans-serif; max-width: 80rem; margin: 2rem auto; padding: 0 1rem; color: #222;
+       line-height: 1.45; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.9rem; }
-th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: right; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: left; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 th { background: #f0f0f0; }
-td:first-child, th:first-child { text-align: left; }
+tbody tr:nth-child(even) { background: #fafafa; }
 img { max-width: 100%; display: block; margin: 0.8rem 0; }
 .caption { color: #666; font-size: 0.8rem; }
 """
+"""Wide enough for the plots (1,200 pixels) in a window about 1,400 pixels wide; a table
+wider than the page scrolls inside its own box instead of running off the page."""
 
+
+EMPTY = "None (the table has no rows)."
+"""What a page shows for a table without rows (e.g. no balance flag raised)."""
 
 # ---------------------------------------------------------------- cells and tables
 
@@ -45,19 +53,27 @@ def format_value(value: Any, decimals: int = 3) -> str:
     return str(value)
 
 
-def _decimals(column: pl.Series) -> int:
-    """One precision per column: 1 decimal when its values reach 1000, else 3."""
-    if not column.dtype.is_float():
-        return 3
-    largest = column.abs().fill_nan(None).max()
-    return 1 if isinstance(largest, float) and largest >= 1000 else 3
+def decimals_for(value: float) -> int:
+    """Decimals that show a number with about four significant digits: 3 below 10
+    (shares, means of small counts), 2 below 100 (scores), 1 from 100 on (Elo ratings,
+    Kitchen Garden scores). Chosen per cell: one column may hold measures of any size."""
+    size = abs(value)
+    return 1 if size >= 100 else 2 if size >= 10 else 3
+
+
+def _numeric(column: pl.Series) -> bool:
+    return column.dtype.is_numeric()
 
 
 def table_cells(table: pl.DataFrame) -> list[list[str]]:
-    """Every row of ``table`` as formatted text, with one precision per column."""
-    decimals = [_decimals(table[c]) for c in table.columns]
+    """Every row of ``table`` as formatted text (floats by :func:`decimals_for`)."""
     return [
-        [format_value(v, d) for v, d in zip(row, decimals, strict=True)]
+        [
+            format_value(v, decimals_for(v))
+            if isinstance(v, float) and math.isfinite(v)
+            else format_value(v)
+            for v in row
+        ]
         for row in table.iter_rows()
     ]
 
@@ -75,13 +91,20 @@ def markdown_table(table: pl.DataFrame) -> str:
 
 
 def html_table(table: pl.DataFrame) -> str:
-    """A DataFrame as an HTML table (every cell escaped)."""
+    """A DataFrame as an HTML table (every cell escaped; numbers right-aligned, text
+    left), in a box that scrolls sideways when the table is wider than the page."""
     head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+    opens = ['<td class="num">' if _numeric(table[c]) else "<td>" for c in table.columns]
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>"
+        "<tr>"
+        + "".join(f"{td}{html.escape(v)}</td>" for td, v in zip(opens, row, strict=True))
+        + "</tr>"
         for row in table_cells(table)
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return (
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
 # ---------------------------------------------------------------- pages
@@ -132,7 +155,7 @@ def _markdown_tables(tables: Sequence[PageTable]) -> list[str]:
     for table in tables:
         if table.caption:
             out += [f"`{table.caption}`", ""]
-        out += [markdown_table(table.frame), ""]
+        out += [markdown_table(table.frame) if table.frame.height else f"*{EMPTY}*", ""]
         if table.note:
             out += [f"*{table.note}*", ""]
     return out
@@ -162,7 +185,7 @@ def _html_tables(tables: Sequence[PageTable]) -> list[str]:
     for table in tables:
         if table.caption:
             out.append(f'<p class="caption">{html.escape(table.caption)}</p>')
-        out.append(html_table(table.frame))
+        out.append(html_table(table.frame) if table.frame.height else f"<p><em>{EMPTY}</em></p>")
         if table.note:
             out.append(f'<p class="caption">{html.escape(table.note)}</p>')
     return out

@@ -160,6 +160,13 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEF
         parallel_bench(games=max(games, 200), seed=seed, echo=echo, config=parallel_config(game))
 
 
+NOISY_SPREAD = 0.10
+"""Two measurements of the same setting that differ by more than this share of their
+mean make the figure noisy (the machine's load changed while it was measured)."""
+PARALLEL_ROUNDS = 2
+"""Each worker count is measured this many times, alternating, so drift shows."""
+
+
 def parallel_bench(
     games: int,
     seed: int,
@@ -169,34 +176,65 @@ def parallel_bench(
     """Games per second on one worker and on every core, and the parallel efficiency.
 
     Plays ``config`` (a tournament when it names a pool of bots, else a run) through the
-    whole runner into a temporary directory, without records; prints the figures and
-    returns the two rates.
+    whole runner into a temporary directory, without records: one worker, then every
+    core, then both again (``games`` split over the rounds), so a machine whose speed
+    drifts shows as a spread between the rounds. Prints the figures and says when they
+    are noisy (a spread above :data:`NOISY_SPREAD`, or an efficiency above 1, which real
+    work cannot reach); returns the two rates.
     """
-    from cgsim.play.config import with_overrides
     from cgsim.play.limits import cpu_count
+
+    cores = cpu_count()
+    per_round = max(1, games // PARALLEL_ROUNDS)
+    echo(
+        f"Runner: games per second on {config.name!r} ({per_round} games x "
+        f"{PARALLEL_ROUNDS} rounds per worker count, alternating, whole pipeline)"
+    )
+    measured: dict[int, list[tuple[int, float]]] = {1: [], cores: []}
+    for _ in range(PARALLEL_ROUNDS):
+        for workers in measured:
+            measured[workers].append(_runner_round(config, per_round, seed, workers))
+    rates = []
+    for workers, rounds in measured.items():
+        rate = sum(n for n, _ in rounds) / sum(t for _, t in rounds)
+        each = [n / t for n, t in rounds]
+        spread = (max(each) - min(each)) / rate
+        rates.append(rate)
+        label = f"{workers} worker{'s' if workers > 1 else ''}:"
+        rounds_text = ", ".join(f"{r:.1f}" for r in each)
+        echo(f"{label:<11}{rate:9.1f} games/s (rounds: {rounds_text}; spread {spread:.0%})")
+        if spread > NOISY_SPREAD:
+            echo(
+                f"  noisy: the rounds differ by {spread:.0%} (over {NOISY_SPREAD:.0%}); other "
+                "work on the machine changed its speed: measure again when it is idle"
+            )
+    efficiency = rates[-1] / (cores * rates[0]) if rates[0] > 0 else 0.0
+    echo(f"parallel efficiency on {cores} cores: {efficiency:.2f}")
+    if efficiency > 1.0:
+        echo(
+            "  noisy: an efficiency above 1 is not real (the workers cannot beat one core "
+            "each); the one-worker rounds ran slower, on a busier machine: measure again "
+            "when it is idle"
+        )
+    return rates[0], rates[-1]
+
+
+def _runner_round(config: RunConfig, games: int, seed: int, workers: int) -> tuple[int, float]:
+    """Games played and seconds spent by one run of ``config`` on ``workers`` workers."""
+    from cgsim.play.config import with_overrides
     from cgsim.play.runner import run_games
     from cgsim.play.schedules import plan_for
 
-    base = config
-    command: Literal["run", "tournament"] = "tournament" if base.bots else "run"
-    cores = cpu_count()
-    rates: list[float] = []
-    echo(f"Runner: games per second on {base.name!r} ({games} games, whole pipeline)")
-    for workers in (1, cores):
-        with tempfile.TemporaryDirectory(prefix="cgsim-bench-") as folder:
-            trial = with_overrides(
-                base,
-                {"games": games, "seed": seed, "workers": workers, "records": False, "out": folder},
-            )
-            plan = plan_for(trial, command)
-            start = time.perf_counter()
-            result = run_games(trial, plan, progress=False)
-            rate = result.games_played / (time.perf_counter() - start)
-        rates.append(rate)
-        echo(f"{workers} worker{'s' if workers > 1 else ''}: {rate:9.1f} games/s")
-    efficiency = rates[1] / (cores * rates[0]) if rates[0] > 0 else 0.0
-    echo(f"parallel efficiency on {cores} cores: {efficiency:.2f}")
-    return rates[0], rates[1]
+    command: Literal["run", "tournament"] = "tournament" if config.bots else "run"
+    with tempfile.TemporaryDirectory(prefix="cgsim-bench-") as folder:
+        trial = with_overrides(
+            config,
+            {"games": games, "seed": seed, "workers": workers, "records": False, "out": folder},
+        )
+        plan = plan_for(trial, command)
+        start = time.perf_counter()
+        result = run_games(trial, plan, progress=False)
+        return result.games_played, time.perf_counter() - start
 
 
 def _tree_pss_kb(root: int) -> int:

@@ -65,12 +65,20 @@ def test_report_command_takes_leave_out(run: Path) -> None:
     assert (run / "plots" / "ratings.png").is_file()
 
 
-def test_numbers_keep_about_four_significant_digits_per_cell() -> None:
+def test_numbers_keep_about_four_significant_digits() -> None:
     assert [decimals_for(v) for v in (0.8666, 9.99, 59.683, -985.4, 1448.0)] == [3, 3, 2, 1, 1]
-    table = pl.DataFrame({"metric": ["margin", "tie_rate"], "estimate": [371.49, 0.025]})
-    assert markdown_table(table).splitlines()[2:] == [
+    mixed = pl.DataFrame({"metric": ["margin", "tie_rate"], "estimate": [371.49, 0.025]})
+    assert markdown_table(mixed).splitlines()[2:] == [
         "| margin | 371.5 |",
         "| tie_rate | 0.025 |",
+    ]
+    wins = pl.DataFrame(
+        {"bot": ["a", "b", "c"], "wins": [52.0, 29.5, 0.0], "rate": [1.0, 0.5, 0.0]}
+    )
+    assert markdown_table(wins).splitlines()[2:] == [
+        "| a | 52.00 | 1.000 |",
+        "| b | 29.50 | 0.500 |",
+        "| c | 0.00 | 0.000 |",
     ]
 
 

@@ -56,9 +56,26 @@ def format_value(value: Any, decimals: int = 3) -> str:
 def decimals_for(value: float) -> int:
     """Decimals that show a number with about four significant digits: 3 below 10
     (shares, means of small counts), 2 below 100 (scores), 1 from 100 on (Elo ratings,
-    Kitchen Garden scores). Chosen per cell: one column may hold measures of any size."""
+    Kitchen Garden scores)."""
     size = abs(value)
     return 1 if size >= 100 else 2 if size >= 10 else 3
+
+
+MIXED_SPAN = 100.0
+"""A float column whose non-zero values differ by more than this factor holds measures
+of different kinds (a margin of 371 points beside a tie rate of 0.025): each of its
+cells gets its own precision; any other column one precision, by its largest value."""
+
+
+def _column_decimals(column: pl.Series) -> int | None:
+    """One precision for a float column, or None when each cell needs its own."""
+    sizes = [abs(v) for v in column.to_list() if isinstance(v, float) and math.isfinite(v)]
+    nonzero = [size for size in sizes if size > 0]
+    if not nonzero:
+        return 3
+    if max(nonzero) > MIXED_SPAN * min(nonzero):
+        return None
+    return decimals_for(max(nonzero))
 
 
 def _numeric(column: pl.Series) -> bool:
@@ -66,16 +83,16 @@ def _numeric(column: pl.Series) -> bool:
 
 
 def table_cells(table: pl.DataFrame) -> list[list[str]]:
-    """Every row of ``table`` as formatted text (floats by :func:`decimals_for`)."""
-    return [
-        [
-            format_value(v, decimals_for(v))
-            if isinstance(v, float) and math.isfinite(v)
-            else format_value(v)
-            for v in row
-        ]
-        for row in table.iter_rows()
-    ]
+    """Every row of ``table`` as formatted text: floats with one precision per column
+    (:func:`decimals_for` of its largest value), or per cell in a mixed column."""
+    fixed = [_column_decimals(table[c]) if table[c].dtype.is_float() else 3 for c in table.columns]
+
+    def cell(value: Any, decimals: int | None) -> str:
+        if isinstance(value, float) and math.isfinite(value):
+            return format_value(value, decimals_for(value) if decimals is None else decimals)
+        return format_value(value)
+
+    return [[cell(v, d) for v, d in zip(row, fixed, strict=True)] for row in table.iter_rows()]
 
 
 def markdown_table(table: pl.DataFrame) -> str:

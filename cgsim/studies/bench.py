@@ -8,6 +8,7 @@ of ``make bench``.
 from __future__ import annotations
 
 import json
+import math
 import random
 import tempfile
 import time
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 Echo = Callable[[str], Any]
 BOT_BENCH_PLAYERS = 2
+SEARCH_GAMES_PER = 100
+"""A search bot's decision cost is timed on one game per this many ``--games``."""
 
 
 def _players_label(players: int) -> str:
@@ -94,24 +97,27 @@ def match_games_per_second(
 def bot_decision_costs(
     games: int, seed: int, game: str = DEFAULT_GAME
 ) -> list[tuple[str, float, int]]:
-    """Mean milliseconds per real decision (more than one legal action) for every bot.
+    """Mean milliseconds per real decision (more than one legal action) for every bot,
+    and the decisions measured (0 for a search bot skipped: see below).
 
     Each bot fills every seat of a 2-player game played by the strength bench's loop
-    (observations and ``observe`` calls as in a run).
+    (observations and ``observe`` calls as in a run): ``games / 10`` games (at least
+    one), a search bot ``games / 100``, so below 100 games the search bots, whose one
+    game can take a minute, are skipped.
     """
     the_game = get_game(game)
     players = _bot_players(the_game)
     rows = []
     for info in list_bots(game):
         spec = resolve_bot(info.name, game)
-        n_games = max(1, games // 100) if spec.cls.searches else max(1, games // 10)
+        n_games = games // SEARCH_GAMES_PER if spec.cls.searches else max(1, games // 10)
         spent, decisions = 0.0, 0
         for game_seed in range(seed, seed + n_games):
             bots = [spec.create() for _ in range(players)]
             for outcome in play(the_game, bots, game_seed, game_seed):
                 spent += outcome.seconds
                 decisions += outcome.decisions
-        rows.append((info.name, 1000 * spent / max(decisions, 1), decisions))
+        rows.append((info.name, 1000 * spent / decisions if decisions else math.nan, decisions))
     return rows
 
 
@@ -154,7 +160,13 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEF
     echo(f"Bots: mean cost per real decision ({_players_label(_bot_players(the_game))})")
     echo(f"{'bot':<14} {'ms/decision':>12} {'decisions':>10}")
     for name, ms, count in bot_decision_costs(games, seed, game):
-        echo(f"{name:<14} {ms:>12.3f} {count:>10}")
+        if count:
+            echo(f"{name:<14} {ms:>12.3f} {count:>10}")
+        else:
+            echo(
+                f"{name:<14} {'skipped':>12}  (a search bot plays --games / {SEARCH_GAMES_PER} "
+                f"games: give --games {SEARCH_GAMES_PER} or more to time it)"
+            )
     if parallel:
         echo("")
         parallel_bench(games=max(games, 200), seed=seed, echo=echo, config=parallel_config(game))

@@ -259,8 +259,15 @@ class ResultsStore:
             frame.write_parquet(staging / f"{table}.parquet", compression="zstd")
         lines = "".join(f"{game_id}\t{line}\n" for game_id, line in records)
         (staging / "records.jsonl").write_text(lines, encoding="utf-8")
-        shutil.rmtree(final, ignore_errors=True)
+        # The runner rewrites partial chunks while it plays: the old copy is renamed
+        # away whole, never deleted file by file in place, so a kill leaves the old or
+        # the new copy (or, between the two renames, none), never a damaged one.
+        old = final.with_name(f".{final.name}.{os.getpid()}.old.tmp")
+        shutil.rmtree(old, ignore_errors=True)
+        if final.exists():
+            os.replace(final, old)
         os.replace(staging, final)
+        shutil.rmtree(old, ignore_errors=True)
 
     def read_partials(self) -> dict[int, tuple[dict[str, pl.DataFrame], list[tuple[int, str]]]]:
         """Every partial chunk: ``{index: ({table: frame}, [(game_id, record line)])}``."""

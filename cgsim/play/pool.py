@@ -7,13 +7,15 @@ sentinel says when it dies: the batch it was playing is retried game by game, an
 game that kills its worker twice is recorded as an error. Batches are cut on demand and
 sized from measured game times (about a quarter of a second each), so the per-game
 overhead stays tiny and the last batches still spread over all workers. Workers return
-flat rows, column by column, never game states.
+flat rows, column by column, never game states, and die with the parent
+(:mod:`cgsim.play.lifeline`), even when it is killed.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+import os
 import pickle
 import signal
 import time
@@ -30,6 +32,7 @@ from cgsim.games.contract import AnyGame, Row
 from cgsim.games.recordio import dumps
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import BotSpec
+from cgsim.play.lifeline import exit_with_parent
 from cgsim.play.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_spec
 from cgsim.play.storage import Columns
 
@@ -128,8 +131,10 @@ def play_batch(game: AnyGame, context: WorkerContext, specs: Sequence[GameSpec])
     return Batch.of(outcomes, time.perf_counter() - start)
 
 
-def _worker_main(conn: Any, context: WorkerContext) -> None:
-    """A worker's life: play each batch received, until an empty message or a closed pipe."""
+def _worker_main(conn: Any, context: WorkerContext, parent: int) -> None:
+    """A worker's life: play each batch received, until an empty message, a closed pipe
+    or the end of the parent (even killed outright: no orphan keeps a core busy)."""
+    exit_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     game = get_game(context.game)
     try:
@@ -236,7 +241,8 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         parent, child = self.mp.Pipe(duplex=True)
-        process = self.mp.Process(target=_worker_main, args=(child, self.context), daemon=True)
+        args = (child, self.context, os.getpid())
+        process = self.mp.Process(target=_worker_main, args=args, daemon=True)
         process.start()
         child.close()
         return _Worker(process, parent)

@@ -1,4 +1,5 @@
-"""Hostile and broken bots and killed parents never break a run."""
+"""Hostile and broken bots never break a run: killed parents, hung bots, bots that end
+their process or raise KeyboardInterrupt."""
 
 from __future__ import annotations
 
@@ -14,7 +15,13 @@ from typing import Any
 import polars as pl
 import pytest
 import toygame
-from test_runner import GREEDY, make_config, run, tables
+from test_runner import GREEDY, WANDERER, make_config, run, tables
+from typer.testing import CliRunner
+
+from cgsim.cli import app
+from cgsim.play.bot_registry import resolve_bot
+from cgsim.play.match import GameSpec
+from cgsim.play.pool import WorkerContext, play_in_worker
 
 toygame.register()
 TESTS = Path(__file__).parent
@@ -127,3 +134,78 @@ def test_the_portable_lifeline_ends_an_orphan() -> None:
     parent.send_signal(signal.SIGKILL)
     parent.wait()
     assert _wait_for(lambda: _gone(child), 5.0)
+
+
+@pytest.mark.parametrize("bot", [toygame.Stubborn, toygame.Swallow])
+def test_a_bot_that_defeats_the_alarm_is_stopped_by_the_parent(
+    tmp_path: Path, bot: type[Any]
+) -> None:
+    hung = {"bot": toygame.target(bot), "params": {"at": 2}}
+    pool = [GREEDY, WANDERER, hung]
+    config = make_config(
+        tmp_path / "hung", seats=[], bots=pool, games=6, time_limit=0.05, workers=2
+    )
+    result = run(config, "tournament")
+    assert (result.status, result.errors, result.games_done) == ("complete", 4, 6)
+    honest_pool = [*pool[:2], f"{WANDERER}:bias=1"]
+    honest = make_config(tmp_path / "honest", seats=[], bots=honest_pool, games=6)
+    run(honest, "tournament")
+    played = tables(config.results_dir)
+    _same_honest_games(played, tables(honest.results_dir), bot.__name__)
+    assert set(played["games"]["error"].drop_nulls()) == {
+        "did not return within 1.05 s (the time limit of 0.05 s and a grace); "
+        "its worker was stopped"
+    }
+
+
+def _same_honest_games(
+    played: dict[str, pl.DataFrame], honest: dict[str, pl.DataFrame], culprit: str
+) -> None:
+    """Games without the culprit equal those of a run without it; its games are its errors."""
+    games = played["games"]
+    mine = pl.col("seats").list.eval(pl.element().str.contains(culprit)).list.any()
+    others = games.filter(~mine)
+    assert others["end"].to_list() == ["normal"] * others.height
+    expected = honest["games"].filter(pl.col("game_id").is_in(others["game_id"].implode()))
+    assert others.height and others.equals(expected)
+    for row in games.filter(mine).iter_rows(named=True):
+        assert row["end"] == "error" and culprit in row["seats"][row["error_seat"]]
+
+
+def test_a_bot_raising_keyboard_interrupt_is_its_seats_error(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    interrupt = toygame.target(toygame.Interrupt)
+    config = make_config(tmp_path, seats=[interrupt, GREEDY], games=4)
+    result = run(config)
+    assert (result.status, result.errors) == ("complete", 4)
+    games = tables(config.results_dir)["games"]
+    assert set(games["error"].to_list()) == {"KeyboardInterrupt"}
+    for row in games.iter_rows(named=True):
+        assert row["seats"][row["error_seat"]] == interrupt
+    assert "Traceback" not in capfd.readouterr().err
+
+
+def test_play_in_worker_survives_a_bot_that_ends_its_process() -> None:
+    specs = (resolve_bot(GREEDY, "toy"), resolve_bot(toygame.target(toygame.KillAlways), "toy"))
+    context = WorkerContext("toy", toygame.GAME.make_rules(2, {}), specs, True, 0.0)
+    played = play_in_worker(context, GameSpec(0, 0, seed=5, bot_seed=5, seats=(0, 1)))
+    row = played.games.row(0)
+    assert (row["end"], row["error_seat"]) == ("error", 1)
+    assert "exit code 4" in row["error"]
+
+
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        (toygame.KillAlways, "seat 1 (toygame:KillAlways): the worker process died 2 times"),
+        (toygame.Interrupt, "seat 1 (toygame:Interrupt): KeyboardInterrupt"),
+        (toygame.Quit, "seat 1 (toygame:Quit): SystemExit: 3"),
+    ],
+)
+def test_cgsim_play_says_what_a_bot_did(bot: type[Any], message: str) -> None:
+    bots = f"{GREEDY},{toygame.target(bot)}"
+    result = CliRunner().invoke(app, ["play", "--game", "toy", "--bots", bots])
+    assert result.exit_code == 1
+    assert f"game ended in error: {message}" in result.output
+    assert "Traceback" not in result.output

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -357,3 +358,38 @@ class KillOnce(Faulty):
 class KillAlways(Faulty):
     def misbehave(self, legal_actions: Sequence[Action]) -> Action:
         os._exit(4)
+
+
+class Stubborn(Faulty):
+    """Ignores the time limit's alarm and never returns (only the parent can stop it)."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        while True:
+            time.sleep(0.01)
+
+
+class Interrupt(Faulty):
+    """Raises ``KeyboardInterrupt`` as if the user had pressed Ctrl-C."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        raise KeyboardInterrupt
+
+
+class Swallow(Faulty):
+    """Catches the time limit's timeout and carries on, forever."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        while True:
+            try:
+                while True:
+                    time.sleep(0.01)
+            except BaseException:  # the timeout too: swallowing is the point
+                continue
+
+
+class Quit(Faulty):
+    """Raises ``SystemExit`` as if the program were done."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        raise SystemExit(3)

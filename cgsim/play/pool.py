@@ -7,8 +7,15 @@ sentinel says when it dies: the batch it was playing is retried game by game, an
 game that kills its worker twice is recorded as an error. Batches are cut on demand and
 sized from measured game times (about a quarter of a second each), so the per-game
 overhead stays tiny and the last batches still spread over all workers. Workers return
-flat rows, column by column, never game states, and die with the parent
-(:mod:`cgsim.play.lifeline`), even when it is killed.
+flat rows, column by column, never game states.
+
+A hostile or broken bot cannot stop a run either:
+
+- each worker shares a :class:`~cgsim.play.watch.BotWatch` with the parent, which so
+  knows the game and seat running when a worker dies (a bot's ``os._exit`` is its
+  seat's error) and, with a time limit, stops a bot that defeats the alarm: past the
+  limit plus a grace the parent kills the worker and records that seat's error;
+- workers die with the parent (:mod:`cgsim.play.lifeline`), even when it is killed.
 """
 
 from __future__ import annotations
@@ -33,8 +40,9 @@ from cgsim.games.recordio import dumps
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.lifeline import exit_with_parent
-from cgsim.play.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_spec
+from cgsim.play.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_game
 from cgsim.play.storage import Columns
+from cgsim.play.watch import CELLS, BotWatch, Running, grace_deadline, read
 
 MAX_ATTEMPTS = 2
 """Times a single game may kill its worker before it is recorded as an error."""
@@ -121,25 +129,56 @@ class Batch:
         return [self.games.row(i) for i, end in enumerate(ends) if end == ERROR_END]
 
 
+@dataclass
+class Player:
+    """What a worker plays its games with: the game and the watch."""
+
+    game: AnyGame
+    context: WorkerContext
+    watch: BotWatch = field(default_factory=BotWatch)
+
+    @classmethod
+    def of(cls, context: WorkerContext, watch: BotWatch | None = None) -> Player:
+        """The player of a worker."""
+        return cls(get_game(context.game), context, watch if watch is not None else BotWatch())
+
+    def play(self, spec: GameSpec) -> GameOutcome:
+        """Play one game, telling the watch which seat's bot runs."""
+        context = self.context
+        return play_game(
+            self.game,
+            context.rules,
+            spec.seed,
+            [context.bots[index] for index in spec.seats],
+            context.record,
+            context.time_limit,
+            game_id=spec.game_id,
+            block=spec.block,
+            bot_seed=spec.bot_seed,
+            watch=self.watch,
+        )
+
+    def batch(self, specs: Sequence[GameSpec]) -> Batch:
+        """Play some games one after the other (what a worker does with a task)."""
+        start = time.perf_counter()
+        outcomes = [self.play(spec) for spec in specs]
+        return Batch.of(outcomes, time.perf_counter() - start)
+
+
 def play_batch(game: AnyGame, context: WorkerContext, specs: Sequence[GameSpec]) -> Batch:
-    """Play some games one after the other (what a worker does with a task)."""
-    start = time.perf_counter()
-    outcomes = [
-        play_spec(game, context.rules, spec, context.bots, context.record, context.time_limit)
-        for spec in specs
-    ]
-    return Batch.of(outcomes, time.perf_counter() - start)
+    """Play some games one after the other, as a worker would."""
+    return Player(game, context).batch(specs)
 
 
-def _worker_main(conn: Any, context: WorkerContext, parent: int) -> None:
+def _worker_main(conn: Any, context: WorkerContext, cells: Any, parent: int) -> None:
     """A worker's life: play each batch received, until an empty message, a closed pipe
     or the end of the parent (even killed outright: no orphan keeps a core busy)."""
     exit_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    game = get_game(context.game)
+    player = Player.of(context, BotWatch(cells))
     try:
         while message := conn.recv_bytes():
-            batch = play_batch(game, context, pickle.loads(message))
+            batch = player.batch(pickle.loads(message))
             conn.send_bytes(pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
     except (EOFError, OSError):
         pass
@@ -215,12 +254,18 @@ def _reap(process: Any) -> None:
 class _Worker:
     process: Any
     conn: Any
+    cells: Any
+    """The worker's :class:`BotWatch` cells, in shared memory."""
     tasks: deque[Task] = field(default_factory=deque)
     """Sent and not yet answered, oldest (the one being played) first."""
 
+    def running(self) -> Running:
+        return read(self.cells)
+
 
 class WorkerPool:
-    """Worker processes, each with its batch and the next one queued, replaced when they die.
+    """Worker processes, each with its batch and the next one queued, replaced when they
+    die or hang in a bot.
 
     The queued batch keeps a worker busy while the parent stores the previous one.
     """
@@ -231,6 +276,9 @@ class WorkerPool:
         self.game = get_game(context.game)
         self.mp = multiprocess.get_context(_start_method())
         self.workers: list[_Worker] = []
+        watched = context.time_limit > 0
+        self.deadline = grace_deadline(context.time_limit) if watched else None
+        """Seconds a bot call may run before the parent stops it (None: never)."""
 
     def __enter__(self) -> WorkerPool:
         self.workers = [self._start() for _ in range(self.size)]
@@ -241,11 +289,13 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         parent, child = self.mp.Pipe(duplex=True)
-        args = (child, self.context, os.getpid())
+        cells = self.mp.RawArray("d", CELLS)
+        BotWatch(cells)  # nobody running
+        args = (child, self.context, cells, os.getpid())
         process = self.mp.Process(target=_worker_main, args=args, daemon=True)
         process.start()
         child.close()
-        return _Worker(process, parent)
+        return _Worker(process, parent, cells)
 
     def close(self) -> None:
         """Stop idle workers politely and busy ones at once (their batches are abandoned)."""
@@ -265,9 +315,23 @@ class WorkerPool:
         _reap(worker.process)
         self.workers[self.workers.index(worker)] = self._start()
 
+    def _error(self, spec: GameSpec, reason: str, seat: int | None) -> Batch:
+        outcome = error_outcome(
+            self.game,
+            game_id=spec.game_id,
+            block=spec.block,
+            seed=spec.seed,
+            labels=[self.context.bots[i].label for i in spec.seats],
+            reason=reason,
+            seat=seat,
+        )
+        return Batch.of([outcome])
+
     def _lost(self, worker: _Worker, source: TaskSource) -> Batch | None:
         """A worker died: retry its batch game by game (and its queued batch as it was);
-        a game that killed ``MAX_ATTEMPTS`` workers is recorded as an error."""
+        a game that killed ``MAX_ATTEMPTS`` workers is recorded as an error, blamed on
+        the seat whose bot was running when it died."""
+        running = worker.running()
         self._replace(worker)
         if not worker.tasks:
             return None
@@ -280,19 +344,53 @@ class WorkerPool:
             return None
         source.retry_first(queued)
         spec = task.specs[0]
-        outcome = error_outcome(
-            self.game,
-            game_id=spec.game_id,
-            block=spec.block,
-            seed=spec.seed,
-            labels=[self.context.bots[i].label for i in spec.seats],
-            reason=(
-                f"the worker process died {MAX_ATTEMPTS} times playing this game "
-                f"(exit code {worker.process.exitcode})"
-            ),
-            seat=None,
+        code = worker.process.exitcode
+        if running.game_id == spec.game_id and running.seat is not None:
+            where = "while this seat's bot was running"
+            seat = running.seat
+        else:
+            where, seat = "playing this game", None
+        reason = f"the worker process died {MAX_ATTEMPTS} times {where} (exit code {code})"
+        return self._error(spec, reason, seat)
+
+    def _overdue(self, worker: _Worker, source: TaskSource) -> Batch | None:
+        """A bot has run past the deadline (it defeated the alarm): kill the worker,
+        record that game as the seat's error and play the worker's other games again."""
+        running = worker.running()
+        if self.deadline is None or running.seat is None or running.seconds <= self.deadline:
+            return None
+        worker.process.kill()
+        tasks = list(worker.tasks)
+        worker.tasks.clear()
+        self._replace(worker)
+        culprit = next(
+            (spec for task in tasks for spec in task.specs if spec.game_id == running.game_id),
+            None,
         )
-        return Batch.of([outcome])
+        retries = [
+            Task(others, task.attempts)
+            for task in tasks
+            if (others := tuple(spec for spec in task.specs if spec is not culprit))
+        ]
+        source.retry_first(retries)
+        if culprit is None:
+            return None
+        reason = (
+            f"did not return within {self.deadline:g} s (the time limit of "
+            f"{self.context.time_limit:g} s and a grace); its worker was stopped"
+        )
+        return self._error(culprit, reason, running.seat)
+
+    def _timeout(self, busy: Sequence[_Worker]) -> float | None:
+        """How long to wait before a running bot call could pass the deadline."""
+        if self.deadline is None:
+            return None
+        soonest = self.deadline
+        for worker in busy:
+            running = worker.running()
+            if running.seat is not None:
+                soonest = min(soonest, self.deadline - running.seconds)
+        return max(0.01, soonest)
 
     def _dispatch(self, source: TaskSource) -> None:
         for worker in self.workers:
@@ -314,7 +412,7 @@ class WorkerPool:
                 return
             by_conn = {worker.conn: worker for worker in busy}
             by_sentinel = {worker.process.sentinel: worker for worker in self.workers}
-            ready = wait([*by_conn, *by_sentinel])
+            ready = wait([*by_conn, *by_sentinel], self._timeout(busy))
             dead: list[_Worker] = []
             for handle in ready:
                 if handle not in by_conn:
@@ -338,3 +436,31 @@ class WorkerPool:
                     lost = self._lost(worker, source)
                     if lost is not None:
                         yield lost
+            for worker in busy:
+                if worker in self.workers:
+                    stopped = self._overdue(worker, source)
+                    if stopped is not None:
+                        yield stopped
+
+
+class _OneGame:
+    """The schedule of a single game."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.game = spec
+
+    def __len__(self) -> int:
+        return 1
+
+    def spec(self, game_id: int) -> GameSpec:
+        return self.game
+
+
+def play_in_worker(context: WorkerContext, spec: GameSpec) -> Batch:
+    """Play one game in a worker process, so that nothing a bot does (``os._exit``, an
+    endless loop past the time limit) can take the caller down with it."""
+    played = Batch()
+    with WorkerPool(1, context) as pool:
+        for batch in pool.results(TaskSource(_OneGame(spec), [range(1)], 1)):
+            played.extend(batch)
+    return played

@@ -1,5 +1,5 @@
 """Hostile and broken bots never break a run: killed parents, hung bots, bots that end
-their process or raise KeyboardInterrupt."""
+their process, raise KeyboardInterrupt or tamper with the engine."""
 
 from __future__ import annotations
 
@@ -184,6 +184,19 @@ def test_a_bot_raising_keyboard_interrupt_is_its_seats_error(
     for row in games.iter_rows(named=True):
         assert row["seats"][row["error_seat"]] == interrupt
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_tampering_is_the_bots_error_and_corrupts_nothing(tmp_path: Path) -> None:
+    pool = [GREEDY, WANDERER, toygame.target(toygame.Tamper)]
+    config = make_config(tmp_path / "tampered", seats=[], bots=pool, games=18)
+    run(config, "tournament")
+    played = tables(config.results_dir)
+    honest_pool = [*pool[:2], f"{WANDERER}:bias=1"]
+    honest = make_config(tmp_path / "honest", seats=[], bots=honest_pool, games=18)
+    run(honest, "tournament")
+    _same_honest_games(played, tables(honest.results_dir), "Tamper")
+    reasons = set(played["games"].filter(pl.col("end") == "error")["error"].to_list())
+    assert reasons == {"changed rules (tampering with the engine)"}
 
 
 def test_play_in_worker_survives_a_bot_that_ends_its_process() -> None:

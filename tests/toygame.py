@@ -393,3 +393,13 @@ class Quit(Faulty):
 
     def misbehave(self, legal_actions: Sequence[Action]) -> Action:
         raise SystemExit(3)
+
+
+class Tamper(Faulty):
+    """Rewrites the shared rules through ``object.__setattr__``: every later game of its
+    worker would allow steps of up to 9."""
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if state.turn >= self.params.at:
+            object.__setattr__(state.rules, "max_take", 9)
+        return legal_actions[0]

@@ -15,6 +15,10 @@ A hostile or broken bot cannot stop a run either:
   knows the game and seat running when a worker dies (a bot's ``os._exit`` is its
   seat's error) and, with a time limit, stops a bot that defeats the alarm: past the
   limit plus a grace the parent kills the worker and records that seat's error;
+- a worker checks a :class:`~cgsim.play.seal.Seal` on the rules, the game and the
+  engine's code after each batch; when a bot changed them the batch is thrown away,
+  the worker replaced, and its games played again one by one as *suspects*, checked
+  after every bot call, so the game is that seat's error and no result is corrupted;
 - workers die with the parent (:mod:`cgsim.play.lifeline`), even when it is killed.
 """
 
@@ -36,11 +40,13 @@ import polars as pl
 from multiprocess.connection import wait
 
 from cgsim.games.contract import AnyGame, Row
+from cgsim.games.loop import BotFault
 from cgsim.games.recordio import dumps
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.lifeline import exit_with_parent
 from cgsim.play.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_game
+from cgsim.play.seal import SEALED_PACKAGES, Seal
 from cgsim.play.storage import Columns
 from cgsim.play.watch import CELLS, BotWatch, Running, grace_deadline, read
 
@@ -80,6 +86,8 @@ class Batch:
     tables: dict[str, Columns] = field(default_factory=dict)
     records: list[tuple[int, str]] = field(default_factory=list)
     seconds: float = 0.0
+    tampered: str | None = None
+    """What a bot changed in the worker (see :class:`Seal`): the worker is spoiled."""
 
     @classmethod
     def of(cls, outcomes: Sequence[GameOutcome], seconds: float = 0.0) -> Batch:
@@ -131,65 +139,103 @@ class Batch:
 
 @dataclass
 class Player:
-    """What a worker plays its games with: the game and the watch."""
+    """What a worker plays its games with: the game, the watch and the seal."""
 
     game: AnyGame
     context: WorkerContext
     watch: BotWatch = field(default_factory=BotWatch)
+    seal: Seal | None = None
 
     @classmethod
     def of(cls, context: WorkerContext, watch: BotWatch | None = None) -> Player:
-        """The player of a worker."""
-        return cls(get_game(context.game), context, watch if watch is not None else BotWatch())
+        """The player of a worker; seals the rules, the game and the engine's code now,
+        before any bot ran."""
+        game = get_game(context.game)
+        player = cls(game, context, watch if watch is not None else BotWatch())
+        roots = {"game": game, "rules": context.rules}
+        player.seal = Seal.of(roots, (*SEALED_PACKAGES, type(game).__module__))
+        return player
 
-    def play(self, spec: GameSpec) -> GameOutcome:
-        """Play one game, telling the watch which seat's bot runs."""
+    def play(self, spec: GameSpec, suspect: bool = False) -> GameOutcome:
+        """Play one game; a suspect game is checked against the seal after each bot call."""
         context = self.context
-        return play_game(
+        if suspect:
+            self.watch.check = self._check
+        try:
+            outcome = play_game(
+                self.game,
+                context.rules,
+                spec.seed,
+                [context.bots[index] for index in spec.seats],
+                context.record,
+                context.time_limit,
+                game_id=spec.game_id,
+                block=spec.block,
+                bot_seed=spec.bot_seed,
+                watch=self.watch,
+            )
+        finally:
+            self.watch.check = None
+        if suspect and outcome.error is None and self.seal is not None:
+            changed = self.seal.broken()
+            if changed is not None:
+                outcome = self._spoiled(spec, f"a bot of this game changed {changed}")
+        return outcome
+
+    def _check(self, seat: int | None) -> None:
+        changed = self.seal.broken() if self.seal is not None else None
+        if changed is not None and seat is not None:
+            raise BotFault(seat, f"changed {changed} (tampering with the engine)")
+
+    def _spoiled(self, spec: GameSpec, reason: str) -> GameOutcome:
+        return error_outcome(
             self.game,
-            context.rules,
-            spec.seed,
-            [context.bots[index] for index in spec.seats],
-            context.record,
-            context.time_limit,
             game_id=spec.game_id,
             block=spec.block,
-            bot_seed=spec.bot_seed,
-            watch=self.watch,
+            seed=spec.seed,
+            labels=[self.context.bots[i].label for i in spec.seats],
+            reason=reason,
+            seat=None,
         )
 
-    def batch(self, specs: Sequence[GameSpec]) -> Batch:
-        """Play some games one after the other (what a worker does with a task)."""
+    def batch(self, specs: Sequence[GameSpec], suspect: bool = False) -> Batch:
+        """Play some games one after the other (what a worker does with a task), then
+        check the seal: a spoiled batch of honest-looking games is thrown away."""
         start = time.perf_counter()
-        outcomes = [self.play(spec) for spec in specs]
-        return Batch.of(outcomes, time.perf_counter() - start)
-
-
-def play_batch(game: AnyGame, context: WorkerContext, specs: Sequence[GameSpec]) -> Batch:
-    """Play some games one after the other, as a worker would."""
-    return Player(game, context).batch(specs)
+        outcomes = [self.play(spec, suspect) for spec in specs]
+        batch = Batch.of(outcomes, time.perf_counter() - start)
+        if self.seal is not None:
+            batch.tampered = self.seal.broken()
+            if batch.tampered is not None and not suspect:
+                batch = Batch(tampered=batch.tampered)
+        return batch
 
 
 def _worker_main(conn: Any, context: WorkerContext, cells: Any, parent: int) -> None:
-    """A worker's life: play each batch received, until an empty message, a closed pipe
-    or the end of the parent (even killed outright: no orphan keeps a core busy)."""
+    """A worker's life: play each batch received, until an empty message, a closed pipe,
+    the parent's end, or a bot's tampering (the worker is spoiled: it ends)."""
     exit_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     player = Player.of(context, BotWatch(cells))
     try:
         while message := conn.recv_bytes():
-            batch = player.batch(pickle.loads(message))
+            specs, suspect = pickle.loads(message)
+            batch = player.batch(specs, suspect)
             conn.send_bytes(pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
+            if batch.tampered is not None:
+                break
     except (EOFError, OSError):
         pass
 
 
 @dataclass(slots=True)
 class Task:
-    """A batch of games for one worker; ``attempts`` counts workers it has killed."""
+    """A batch of games for one worker; ``attempts`` counts workers it has killed; a
+    ``suspect`` game (one of a batch a bot tampered in) is checked after each bot call."""
 
     specs: tuple[GameSpec, ...]
     attempts: int = 0
+    suspect: bool = False
 
 
 class TaskSource:
@@ -265,7 +311,7 @@ class _Worker:
 
 class WorkerPool:
     """Worker processes, each with its batch and the next one queued, replaced when they
-    die or hang in a bot.
+    die, hang in a bot, or are spoiled by one.
 
     The queued batch keeps a worker busy while the parent stores the previous one.
     """
@@ -337,10 +383,11 @@ class WorkerPool:
             return None
         task, queued = worker.tasks[0], list(worker.tasks)[1:]
         if len(task.specs) > 1:
-            source.retry_first([*(Task((spec,)) for spec in task.specs), *queued])
+            singles = [Task((spec,), suspect=task.suspect) for spec in task.specs]
+            source.retry_first([*singles, *queued])
             return None
         if task.attempts + 1 < MAX_ATTEMPTS:
-            source.retry_first([Task(task.specs, task.attempts + 1), *queued])
+            source.retry_first([Task(task.specs, task.attempts + 1, task.suspect), *queued])
             return None
         source.retry_first(queued)
         spec = task.specs[0]
@@ -352,6 +399,20 @@ class WorkerPool:
             where, seat = "playing this game", None
         reason = f"the worker process died {MAX_ATTEMPTS} times {where} (exit code {code})"
         return self._error(spec, reason, seat)
+
+    def _spoiled(self, worker: _Worker, source: TaskSource, batch: Batch) -> Batch | None:
+        """A bot tampered with the worker: replace it; a suspect game's rows stand (they
+        name the culprit), the games of any other batch are played again as suspects."""
+        task = worker.tasks.popleft()
+        queued = list(worker.tasks)
+        worker.tasks.clear()
+        self._replace(worker)
+        if task.suspect:
+            source.retry_first(queued)
+            return batch
+        suspects = [Task((spec,), suspect=True) for spec in task.specs]
+        source.retry_first([*suspects, *queued])
+        return None
 
     def _overdue(self, worker: _Worker, source: TaskSource) -> Batch | None:
         """A bot has run past the deadline (it defeated the alarm): kill the worker,
@@ -368,7 +429,7 @@ class WorkerPool:
             None,
         )
         retries = [
-            Task(others, task.attempts)
+            Task(others, task.attempts, task.suspect)
             for task in tasks
             if (others := tuple(spec for spec in task.specs if spec is not culprit))
         ]
@@ -401,7 +462,7 @@ class WorkerPool:
                 worker.tasks.append(task)
                 # A dead worker cannot take it: its sentinel reports the death.
                 with contextlib.suppress(OSError):
-                    worker.conn.send_bytes(pickle.dumps(task.specs))
+                    worker.conn.send_bytes(pickle.dumps((task.specs, task.suspect)))
 
     def results(self, source: TaskSource) -> Iterator[Batch]:
         """Play every task of ``source``, yielding batches in completion order."""
@@ -423,8 +484,13 @@ class WorkerPool:
                 except (EOFError, OSError):
                     dead.append(worker)
                     continue
-                worker.tasks.popleft()
                 batch: Batch = pickle.loads(data)
+                if batch.tampered is not None:
+                    kept = self._spoiled(worker, source, batch)
+                    if kept is not None:
+                        yield kept
+                    continue
+                worker.tasks.popleft()
                 source.measured(batch)
                 yield batch
             for handle in ready:
@@ -458,7 +524,7 @@ class _OneGame:
 
 def play_in_worker(context: WorkerContext, spec: GameSpec) -> Batch:
     """Play one game in a worker process, so that nothing a bot does (``os._exit``, an
-    endless loop past the time limit) can take the caller down with it."""
+    endless loop past the time limit, tampering) can take the caller down with it."""
     played = Batch()
     with WorkerPool(1, context) as pool:
         for batch in pool.results(TaskSource(_OneGame(spec), [range(1)], 1)):

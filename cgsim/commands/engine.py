@@ -97,6 +97,9 @@ def register(app: typer.Typer) -> None:
             Path | None, typer.Option(help="Write the game record (JSON) to this file.")
         ] = None,
         show: Annotated[bool, typer.Option("--show", help="Render the game turn by turn.")] = False,
+        isolate: Annotated[
+            bool, typer.Option("--isolate", help="Each bot in its own process (untrusted bots).")
+        ] = False,
     ) -> None:
         """Play one game and print its result table.
 
@@ -126,7 +129,7 @@ def register(app: typer.Typer) -> None:
         specs = [resolve_bot(name, game) for name in names]
         options = parse_variant_options(variant or [])
         rules = the_game.make_rules(players, parse_rule_overrides(rule or []), components, options)
-        context = WorkerContext(game, rules, tuple(specs), True, 0.0)
+        context = WorkerContext(game, rules, tuple(specs), True, 0.0, isolate)
         spec = GameSpec(game_id=0, block=0, seed=seed, bot_seed=seed, seats=tuple(range(players)))
         played = play_in_worker(context, spec)
         game_row = played.games.row(0)

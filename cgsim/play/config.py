@@ -78,6 +78,7 @@ class RunConfig(BaseModel):
     out: Path = Field(default=Path("results"), description="parent of the results folder")
     records: bool = Field(default=False, description="keep game records")
     time_limit: float = Field(default=0.0, ge=0, description="seconds per decision, 0 = none")
+    isolate: bool = Field(default=False, description="each bot in its own process")
     chunk_size: int = Field(default=500, gt=0, description="games per chunk file")
     sweep: dict[str, list[Any]] = Field(
         default_factory=dict, description="grid for 'cgsim sweep': rule setting or components"

@@ -19,7 +19,9 @@ A hostile or broken bot cannot stop a run either:
   engine's code after each batch; when a bot changed them the batch is thrown away,
   the worker replaced, and its games played again one by one as *suspects*, checked
   after every bot call, so the game is that seat's error and no result is corrupted;
-- workers die with the parent (:mod:`cgsim.play.lifeline`), even when it is killed.
+- workers die with the parent (:mod:`cgsim.play.lifeline`), even when it is killed;
+- in isolation mode (``WorkerContext.isolate``) the bots live in processes of their
+  own (:mod:`cgsim.play.isolation`) and the worker runs no bot code at all.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from cgsim.games.loop import BotFault
 from cgsim.games.recordio import dumps
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import BotSpec
+from cgsim.play.isolation import BotProcesses
 from cgsim.play.lifeline import exit_with_parent
 from cgsim.play.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_game
 from cgsim.play.seal import SEALED_PACKAGES, Seal
@@ -75,6 +78,8 @@ class WorkerContext:
     bots: tuple[BotSpec, ...]
     record: bool
     time_limit: float
+    isolate: bool = False
+    """Each bot in a process of its own (:mod:`cgsim.play.isolation`)."""
 
 
 @dataclass(slots=True)
@@ -139,26 +144,36 @@ class Batch:
 
 @dataclass
 class Player:
-    """What a worker plays its games with: the game, the watch and the seal."""
+    """What a worker plays its games with: the game, the watch, maybe bot processes."""
 
     game: AnyGame
     context: WorkerContext
     watch: BotWatch = field(default_factory=BotWatch)
+    processes: BotProcesses | None = None
     seal: Seal | None = None
 
     @classmethod
     def of(cls, context: WorkerContext, watch: BotWatch | None = None) -> Player:
         """The player of a worker; seals the rules, the game and the engine's code now,
-        before any bot ran."""
+        before any bot ran (isolated bots cannot reach them: no seal)."""
         game = get_game(context.game)
         player = cls(game, context, watch if watch is not None else BotWatch())
-        roots = {"game": game, "rules": context.rules}
-        player.seal = Seal.of(roots, (*SEALED_PACKAGES, type(game).__module__))
+        if context.isolate:
+            player.processes = BotProcesses(game, context.rules, context.bots, context.time_limit)
+        else:
+            roots = {"game": game, "rules": context.rules}
+            player.seal = Seal.of(roots, (*SEALED_PACKAGES, type(game).__module__))
         return player
 
     def play(self, spec: GameSpec, suspect: bool = False) -> GameOutcome:
         """Play one game; a suspect game is checked against the seal after each bot call."""
         context = self.context
+        if self.processes is not None:
+            bots = self.processes.specs(spec.seats)
+            time_limit, watch = 0.0, None  # the bot processes keep the time
+        else:
+            bots = [context.bots[index] for index in spec.seats]
+            time_limit, watch = context.time_limit, self.watch
         if suspect:
             self.watch.check = self._check
         try:
@@ -166,13 +181,13 @@ class Player:
                 self.game,
                 context.rules,
                 spec.seed,
-                [context.bots[index] for index in spec.seats],
+                bots,
                 context.record,
-                context.time_limit,
+                time_limit,
                 game_id=spec.game_id,
                 block=spec.block,
                 bot_seed=spec.bot_seed,
-                watch=self.watch,
+                watch=watch,
             )
         finally:
             self.watch.check = None
@@ -210,6 +225,10 @@ class Player:
                 batch = Batch(tampered=batch.tampered)
         return batch
 
+    def close(self) -> None:
+        if self.processes is not None:
+            self.processes.close()
+
 
 def _worker_main(conn: Any, context: WorkerContext, cells: Any, parent: int) -> None:
     """A worker's life: play each batch received, until an empty message, a closed pipe,
@@ -226,6 +245,8 @@ def _worker_main(conn: Any, context: WorkerContext, cells: Any, parent: int) -> 
                 break
     except (EOFError, OSError):
         pass
+    finally:
+        player.close()
 
 
 @dataclass(slots=True)
@@ -322,7 +343,7 @@ class WorkerPool:
         self.game = get_game(context.game)
         self.mp = multiprocess.get_context(_start_method())
         self.workers: list[_Worker] = []
-        watched = context.time_limit > 0
+        watched = context.time_limit > 0 and not context.isolate
         self.deadline = grace_deadline(context.time_limit) if watched else None
         """Seconds a bot call may run before the parent stops it (None: never)."""
 

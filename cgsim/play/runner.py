@@ -240,7 +240,9 @@ def run_games(
     workers = max(1, min(config.workers or cpu_count(), remaining))
     schemas = TableSchemas.from_schema(game.schema(plan.rules))
     shown = Progress(total, total - remaining, config.name, progress, sys.stderr)
-    context = WorkerContext(config.game, plan.rules, plan.bots, config.records, config.time_limit)
+    context = WorkerContext(
+        config.game, plan.rules, plan.bots, config.records, config.time_limit, config.isolate
+    )
     status, played, first_error = "complete", 0, None
     start = time.perf_counter()
     kept_at = time.monotonic()

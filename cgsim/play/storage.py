@@ -49,7 +49,7 @@ EXTRA_TABLE_CORE: dict[str, pl.DataType] = {
 when a row names a seat)."""
 
 SORT_KEYS: dict[str, list[str]] = {"games": ["game_id"], "seats": ["game_id", "seat"]}
-RUN_IDENTITY_IGNORES = ("workers",)
+RUN_IDENTITY_IGNORES = ("workers", "isolate")
 """Config fields that may change between a run and its resumption (results do not depend on them)."""
 
 

@@ -5,7 +5,7 @@ CGSIM  := $(VENV)/bin/cgsim
 STAMP  := $(VENV)/.installed
 GOLDEN_BOTS := random
 
-.PHONY: run test lint typecheck unit bench bench-memory golden strength check-records clean
+.PHONY: run test lint typecheck unit fuzz bench bench-memory golden strength check-records clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -27,6 +27,15 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(PY) -m pytest -n 2
+
+# The fuzz properties at length (make test runs a few examples of each): malformed records
+# of both games fed to cgsim check and replay, then damaged results directories fed to
+# report, balance, compare, regress and run: exit 0, 1 or 2 with one stderr line, never a
+# traceback. FUZZ_EXAMPLES sets the examples per record property.
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -n 2 tests/test_record_fuzz.py \
+		-k "not console" --hypothesis-show-statistics
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -n 2 -m fuzz tests/test_results_reader.py
 
 # Speed figures of each game: Cottage Garden, then Kitchen Garden.
 bench: $(STAMP)

@@ -26,15 +26,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cgsim.games.cottage import actions as act
 from cgsim.games.cottage.components import FULL, Catalogue
-from cgsim.games.cottage.state import (
-    PH_BONUS,
-    PH_OVER,
-    Bed,
-    Player,
-    Rules,
-    State,
-    player_score,
-)
+from cgsim.games.cottage.scoring import player_score
+from cgsim.games.cottage.state import Bed, Phase, Player, Rules, State
 
 SMALL_REGION = 6
 """Regions up to this many cells are tiled exactly; larger ones are costed by area."""
@@ -391,7 +384,7 @@ class Evaluator:
         rules = state.rules
         player = state.players[seat]
         value = float(player_score(rules, player))
-        if state.phase == PH_OVER:
+        if state.phase == Phase.OVER:
             return value
         if avail is None:
             avail = available_kinds(state)
@@ -402,7 +395,7 @@ class Evaluator:
                 value += self.bed_value(bed, avail, has_cat, tv)
         value += self.weights.cat_value * min(player.cats, rules.settings.cat_limit + 1)
         value += self.cube_potential(rules, player)
-        if state.phase == PH_BONUS and state.seat == seat:
+        if state.phase == Phase.BONUS and state.seat == seat:
             value += self.weights.start_pot_value
         return value
 

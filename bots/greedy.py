@@ -27,17 +27,7 @@ from cgsim.games.contract import Action
 from cgsim.games.cottage import actions as act
 from cgsim.games.cottage import rules as engine
 from cgsim.games.cottage.nursery import CORNERS
-from cgsim.games.cottage.state import (
-    PH_AFTER,
-    PH_BONUS,
-    PH_CORNERS,
-    PH_CUBE,
-    PH_LIMIT,
-    PH_PENALTY,
-    PH_PLANT,
-    PH_RAMBLE,
-    State,
-)
+from cgsim.games.cottage.state import Phase, State
 
 
 class GreedyPolicy:
@@ -61,19 +51,19 @@ class GreedyPolicy:
         phase = state.phase
         if len(legal) == 1:
             return legal[0]
-        if phase == PH_PLANT:
+        if phase == Phase.PLANT:
             return self.plant(state, legal)
-        if phase == PH_AFTER:
+        if phase == Phase.AFTER:
             return self.after(state, legal)
-        if phase == PH_LIMIT:
+        if phase == Phase.LIMIT:
             return self.forced_cat(state, legal)
-        if phase in (PH_CUBE, PH_PENALTY):
+        if phase in (Phase.CUBE, Phase.PENALTY):
             return self.best_outcome(state, legal)
-        if phase == PH_BONUS:
+        if phase == Phase.BONUS:
             return self.bonus_pot(state, legal)
-        if phase == PH_RAMBLE:
+        if phase == Phase.RAMBLE:
             return self.ramble(state)
-        if phase == PH_CORNERS:
+        if phase == Phase.CORNERS:
             return self.corners(state, legal)
         return legal[0]
 
@@ -157,8 +147,8 @@ class GreedyPolicy:
         ev = self.evaluator(state)
         stay = engine.apply(state, act.encode(act.RAMBLE, 0))
         go = engine.apply(state, act.encode(act.RAMBLE, 1))
-        stay_score = ev.best_main(stay)[0] if stay.phase == PH_PLANT else -10.0
-        go_score = ev.best_main(go)[0] if go.phase == PH_PLANT else -10.0
+        stay_score = ev.best_main(stay)[0] if stay.phase == Phase.PLANT else -10.0
+        go_score = ev.best_main(go)[0] if go.phase == Phase.PLANT else -10.0
         return act.encode(act.RAMBLE, int(go_score - stay_score > self.weights.cat_value))
 
     def corners(self, state: State, legal: Sequence[Action]) -> Action:

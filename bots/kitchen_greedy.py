@@ -30,6 +30,7 @@ from cgsim.games.kitchen.actions import (
     STEAL,
     WEED,
     WEEDING,
+    decode,
 )
 from cgsim.games.kitchen.actions import CROW as CROW_ACTION
 from cgsim.games.kitchen.actions import HOLIDAY as HOLIDAY_ACTION
@@ -184,13 +185,12 @@ class Scorer:
         )
 
     def score(self, action: Action) -> float:
-        kind = action >> 18
-        a = (action >> 12) & 63
+        kind, a, b, c = decode(action)
         p = self.params
         catalogue = self.catalogue
         view = self.view
         if kind in (MARKET, BAZAAR_SWAP):
-            market_type = catalogue.card_types[view.market[(action >> 6) & 63]]
+            market_type = catalogue.card_types[view.market[b]]
             gain = self.usefulness(market_type) - self.usefulness(a)
             return 20.0 + p.swap_gain * gain if gain > 0 else -10.0
         if kind == PLANT:
@@ -205,7 +205,6 @@ class Scorer:
             return 12.0 + 2.0 * self.usefulness(a)
         if kind in (CLEAN_DISCARD, HOLIDAY_DISCARD):
             return -self.usefulness(a)
-        b = (action >> 6) & 63
         if kind == WEEDING:
             card = view.beds[self.seat][a][b]
             return p.pull_weed if catalogue.card_types[card] == catalogue.weed else -50.0
@@ -215,7 +214,7 @@ class Scorer:
         if kind == HARVEST:
             return p.harvest
         if kind == STEAL:
-            card = view.beds[a][b][action & 63]
+            card = view.beds[a][b][c]
             target_task = catalogue.tasks[view.tasks[a]]
             was_full = bed_full(
                 catalogue, view.beds[a][b], target_task.targets[b], target_task.slots[b]

@@ -20,7 +20,7 @@ from bots.kitchen_search import CARD_CLASSES, MODELLED_MOVES, card_class
 from cgsim.games import loop
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.game import GAME
-from cgsim.games.kitchen.state import ACTIONS, State
+from cgsim.games.kitchen.state import Phase, State
 
 FLOOR = 0.02
 """Smallest odds reported: a move never rules a card out (other players differ)."""
@@ -48,11 +48,11 @@ class _Watcher:
 
     def before_decision(self, state: State, seat: int) -> None:
         other = 1 - seat
-        if state.phase == ACTIONS and self.last[other] in MODELLED_MOVES:
+        if state.phase == Phase.ACTIONS and self.last[other] in MODELLED_MOVES:
             _count(state, other, self.last[other], self.counts)
 
     def after_action(self, before: State, action: int, after: State) -> None:
-        if before.phase == ACTIONS:
+        if before.phase == Phase.ACTIONS:
             self.last[GAME.current_player(before)] = A.kind_of(action)
 
 

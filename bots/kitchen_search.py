@@ -35,7 +35,7 @@ from cgsim.games.kitchen.cards import SPECIALS
 from cgsim.games.kitchen.knowledge import Knowledge, sample_world
 from cgsim.games.kitchen.observation import Observation
 from cgsim.games.kitchen.rules import apply, can_use_special, legal_actions
-from cgsim.games.kitchen.state import ACTIONS, NONE, OVER, State
+from cgsim.games.kitchen.state import NONE, Phase, State
 
 
 class SearchParams(BaseModel):
@@ -179,7 +179,7 @@ def rollout(
 ) -> State:
     """Play on with the greedy policy (``epsilon`` of the moves at random) until turn
     ``end_turn`` begins or the game ends."""
-    while state.turn < end_turn and state.phase != OVER:
+    while state.turn < end_turn and state.phase != Phase.OVER:
         legal = legal_actions(state)
         if epsilon and rng.random() < epsilon:
             action = legal[rng.randrange(len(legal))]
@@ -251,7 +251,7 @@ class KitchenSearchBot(Bot):
         last, knowledge = self._last, self._knowledge
         if last is not None and knowledge is not None and last.seat == after.seat:
             self._knowledge = knowledge.update(last, seat, action, after)
-            if last.phase == ACTIONS and seat != after.seat and seat < len(self._last_moves):
+            if last.phase == Phase.ACTIONS and seat != after.seat and seat < len(self._last_moves):
                 self._last_moves[seat] = A.kind_of(action)
         self._last = after
 

@@ -27,7 +27,7 @@ from bots.greedy import GreedyPolicy
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action
 from cgsim.games.cottage import rules as engine
-from cgsim.games.cottage.state import PH_OVER, PH_PLANT, PH_RAMBLE, State
+from cgsim.games.cottage.state import Phase, State
 
 STEPS_PER_TURN = 16
 """Safety bound on simulated actions per seat turn (a turn takes a handful)."""
@@ -35,7 +35,7 @@ STEPS_PER_TURN = 16
 
 def searched(state: State, legal: Sequence[Action]) -> bool:
     """Whether a decision is worth a search: planting or rambling with a real choice."""
-    return len(legal) > 1 and state.phase in (PH_PLANT, PH_RAMBLE)
+    return len(legal) > 1 and state.phase in (Phase.PLANT, Phase.RAMBLE)
 
 
 def candidates(
@@ -43,7 +43,7 @@ def candidates(
 ) -> list[Action]:
     """The actions a search considers, the greedy choice first, then at most ``width - 1``
     more main moves by greedy score (both options when rambling)."""
-    if state.phase == PH_RAMBLE:
+    if state.phase == Phase.RAMBLE:
         return list(legal)
     first = policy.choose(state, legal)
     ranked = policy.evaluator(state).ranked_main(state)
@@ -60,7 +60,7 @@ def noisy_choice(
     policy: GreedyPolicy, state: State, legal: Sequence[Action], rng: random.Random, noise: float
 ) -> Action:
     """The greedy action, or with probability ``noise`` one of the three best main moves."""
-    if noise > 0.0 and state.phase == PH_PLANT and len(legal) > 1 and rng.random() < noise:
+    if noise > 0.0 and state.phase == Phase.PLANT and len(legal) > 1 and rng.random() < noise:
         ranked = policy.evaluator(state).ranked_main(state)[:3]
         if ranked:
             return ranked[rng.randrange(len(ranked))][1]
@@ -83,10 +83,10 @@ def simulate(
     """
     start = state.players[seat].turns
     budget = STEPS_PER_TURN * len(state.players) * (turns + 1)
-    while state.phase != PH_OVER and budget > 0:
+    while state.phase != Phase.OVER and budget > 0:
         if (
             state.seat == seat
-            and state.phase == PH_PLANT
+            and state.phase == Phase.PLANT
             and state.players[seat].turns - start >= turns
         ):
             break
@@ -107,7 +107,7 @@ def leaf_value(ev: Evaluator, state: State, seat: int, opponents: float, next_mo
     scores once the game is over), plus ``next_move`` times its best planting score when
     it is about to plant."""
     value = ev.relative_value(state, seat, opponents)
-    if next_move and state.phase == PH_PLANT and state.seat == seat:
+    if next_move and state.phase == Phase.PLANT and state.seat == seat:
         best, action = ev.best_main(state)
         if action >= 0:
             value += next_move * best

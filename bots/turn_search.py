@@ -27,14 +27,7 @@ from bots.greedy import GreedyPolicy
 from bots.planner import leaf_value
 from cgsim.games.contract import Action
 from cgsim.games.cottage import rules as engine
-from cgsim.games.cottage.state import (
-    PH_CUBE,
-    PH_OVER,
-    PH_PENALTY,
-    PH_PLANT,
-    PH_RAMBLE,
-    State,
-)
+from cgsim.games.cottage.state import Phase, State
 
 STEPS_PER_TURN = 64
 """Safety bound on the actions of one simulated turn of every seat."""
@@ -97,9 +90,9 @@ class TurnSearch:
         phase = state.phase
         if len(legal) == 1:
             return [legal[0]]
-        if phase in (PH_RAMBLE, PH_PENALTY) or (phase == PH_CUBE and self.cube_branch):
+        if phase in (Phase.RAMBLE, Phase.PENALTY) or (phase == Phase.CUBE and self.cube_branch):
             return list(legal)
-        if phase != PH_PLANT or self.branch <= 1:
+        if phase != Phase.PLANT or self.branch <= 1:
             return [self.policy.choose(state, legal)]
         cat = self.policy.completing_cat(state)
         if cat is not None:
@@ -119,7 +112,7 @@ class TurnSearch:
         stack: list[tuple[State, tuple[tuple[State, Action], ...]]] = [(state, ())]
         while stack:
             current, steps = stack.pop()
-            if current.phase == PH_OVER:
+            if current.phase == Phase.OVER:
                 out.append((current, steps))
                 continue
             if current.seat != seat or current.players[seat].turns != start:
@@ -136,7 +129,7 @@ class TurnSearch:
         """Play the other seats greedily until the seat's next decision (or the end)."""
         policy = self.policy
         budget = STEPS_PER_TURN * len(state.players)
-        while state.phase != PH_OVER and state.seat != seat and budget > 0:
+        while state.phase != Phase.OVER and state.seat != seat and budget > 0:
             legal = engine.legal_actions(state)
             action = legal[0] if len(legal) == 1 else policy.choose(state, legal)
             state = engine.apply(state, action)
@@ -167,7 +160,7 @@ class TurnSearch:
                         merged[key] = Node(child, self.value(child, seat), parent, steps)
             live: list[Node] = []
             for reached in merged.values():
-                (finished if reached.state.phase == PH_OVER else live).append(reached)
+                (finished if reached.state.phase == Phase.OVER else live).append(reached)
             if not live:
                 frontier = []
                 break
@@ -180,4 +173,4 @@ class TurnSearch:
             for position, action in node.steps:
                 actions[state_key(position)] = action
             node = node.parent
-        return Plan(actions, best.value, best.state.phase == PH_OVER, expanded)
+        return Plan(actions, best.value, best.state.phase == Phase.OVER, expanded)

@@ -64,5 +64,6 @@ def _run(config: RunConfig, plan: Plan, progress: bool) -> dict[str, pl.DataFram
 
 
 def load_results(results_dir: str | Path) -> dict[str, pl.DataFrame]:
-    """Every table of a results directory as a DataFrame (``games``, ``seats``, ...)."""
+    """Every table of a results directory as a DataFrame (``games``, ``seats``, ...),
+    once the directory is checked (``ResultsError`` naming a damaged or foreign file)."""
     return load_tables(Path(results_dir))

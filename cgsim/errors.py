@@ -21,6 +21,11 @@ class UnknownBotError(CgsimError):
     """A bot name or parameter that does not exist; the message lists what does."""
 
 
+class ResultsError(CgsimError):
+    """A path that is not a readable results directory (missing, no manifest, a manifest
+    or chunk that is damaged or not this run's); the message names the file and the fix."""
+
+
 class RecordError(CgsimError):
     """A game record that cannot be read or does not replay through the engine."""
 

@@ -14,13 +14,7 @@ from cgsim.games.cottage import actions as act
 from cgsim.games.cottage.components import cell_index, load_catalogue
 from cgsim.games.cottage.rules import apply, legal_actions, make_rules, new_game
 from cgsim.games.cottage.settings import make_settings
-from cgsim.games.cottage.state import (
-    PH_AFTER,
-    PH_PLANT,
-    Bed,
-    Event,
-    State,
-)
+from cgsim.games.cottage.state import Bed, Event, Phase, State
 
 Cell = tuple[int, int]
 
@@ -166,7 +160,7 @@ def at_plant(state: State, seat: int = 0, space: int | None = None) -> State:
     """The state at the planting decision of ``seat`` (no events, turn counters kept)."""
     return state._replace(
         seat=seat,
-        phase=PH_PLANT,
+        phase=Phase.PLANT,
         scoring=None,
         space=state.space if space is None else space,
         had_bed=True,
@@ -186,7 +180,7 @@ def end_previous_turn(state: State, seat: int, space: int) -> State:
     prev = (seat - 1) % state.rules.players
     before = state._replace(
         seat=prev,
-        phase=PH_AFTER,
+        phase=Phase.AFTER,
         scoring=None,
         space=(space - s.gardener_step) % s.track_spaces,
         had_bed=True,

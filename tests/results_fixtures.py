@@ -1,9 +1,11 @@
 """Synthetic results directories in the runner's on-disk layout, for report tests.
 
-Tables are written as chunked Parquet folders (``games.parquet/chunk-000000.parquet``)
-with the core columns of the results contract plus Cottage-Garden-like game-specific
-columns (``final_round_turns``; per seat ``orange_0..2``, ``blue_0..2``, ``beehives``,
-``beds_completed``, ...; and a ``beds`` table), and a ``manifest.json``.
+Tables are written as chunked Parquet folders (``games.parquet/chunk-000000.parquet``,
+chunk ``k`` holding games ``k * chunk_size`` onwards, as the runner does) with the core
+columns of the results contract plus Cottage-Garden-like game-specific columns
+(``final_round_turns``; per seat ``orange_0..2``, ``blue_0..2``, ``beehives``,
+``beds_completed``, ...; and a ``beds`` table), and a ``manifest.json`` declaring exactly
+those columns, each with the breakdown Cottage Garden's real declaration gives it.
 """
 
 from __future__ import annotations
@@ -11,14 +13,16 @@ from __future__ import annotations
 import itertools
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 
-from cgsim.play.results import GAMES_SCHEMA, SEATS_SCHEMA
+from cgsim.games.contract import Column, Schema
+from cgsim.games.registry import get_game
+from cgsim.play.results import EXTRA_TABLE_CORE, GAMES_SCHEMA, POLARS_TYPES, SEATS_SCHEMA
 
 COTTAGE_GAME_COLUMNS: dict[str, pl.DataType] = {"final_round_turns": pl.Int64()}
 COTTAGE_SEAT_COLUMNS: dict[str, pl.DataType] = {
@@ -150,16 +154,49 @@ def write_table(
     schema: Mapping[str, pl.DataType],
     chunk_size: int,
 ) -> None:
-    """Write rows as chunk files of at most ``chunk_size`` rows (no folder when no rows)."""
-    if not rows:
-        return
+    """Write rows as chunk files, chunk ``k`` holding the rows of games ``k * chunk_size``
+    onwards (no file for a chunk without rows)."""
+    chunks: dict[int, list[Mapping[str, Any]]] = {}
+    for row in rows:
+        chunks.setdefault(int(row["game_id"]) // chunk_size, []).append(row)
     folder = results / f"{table}.parquet"
-    folder.mkdir(parents=True, exist_ok=True)
-    for index, start in enumerate(range(0, len(rows), chunk_size)):
-        chunk = pl.DataFrame(
-            list(rows[start : start + chunk_size]), schema=dict(schema), orient="row"
-        )
+    for index, part in sorted(chunks.items()):
+        folder.mkdir(parents=True, exist_ok=True)
+        chunk = pl.DataFrame(list(part), schema=dict(schema), orient="row")
         chunk.write_parquet(folder / f"chunk-{index:06d}.parquet")
+
+
+def _columns(
+    schema: Mapping[str, pl.DataType],
+    core: Mapping[str, pl.DataType],
+    real: Sequence[Column],
+) -> tuple[Column, ...]:
+    """The fixture's own columns, typed as written, each with the breakdown and text of the
+    real declaration's column of that name (stored, if the game declares none)."""
+    types = {dtype: kind for kind, dtype in POLARS_TYPES.items()}
+    declared = {column.name: column for column in real}
+    return tuple(
+        replace(declared[name], type=types[dtype])
+        if name in declared
+        else Column(name, types[dtype], name)
+        for name, dtype in schema.items()
+        if name not in core
+    )
+
+
+def declared_schema(cottage: bool, players: int = 2) -> Schema:
+    """What the manifest declares: exactly the synthetic columns, analysed as Cottage
+    Garden's declaration analyses the columns of those names."""
+    if not cottage:
+        return Schema()
+    game = get_game("cottage-garden")
+    real = game.schema(game.make_rules(players, {}))
+    beds = next(table for table in real.tables if table.name == "beds")
+    return Schema(
+        games=_columns(COTTAGE_GAME_COLUMNS, {}, real.games),
+        seats=_columns(COTTAGE_SEAT_COLUMNS, {}, real.seats),
+        tables=(replace(beds, columns=_columns(BEDS_SCHEMA, EXTRA_TABLE_CORE, beds.columns)),),
+    )
 
 
 def write_results(
@@ -181,15 +218,19 @@ def write_results(
     write_table(results, "seats", seats, seat_schema, chunk_size)
     if cottage:
         write_table(results, "beds", beds, BEDS_SCHEMA, chunk_size)
+    players = max((len(s.seats) for s in specs), default=2)
     data: dict[str, Any] = {
         "name": name,
         "command": "tournament",
         "game": game,
         "config": {"games": len(specs)},
-        "rules": {"players": max((len(s.seats) for s in specs), default=2)},
+        "rules": {"players": players},
         "cgsim_version": "0.1.0",
         "engine_version": "test-1",
         "run_seed": 1,
+        "schema": declared_schema(cottage, players).to_json(),
+        "chunk_size": chunk_size,
+        "status": "complete",
         "games_planned": len(specs),
         "games_done": len(specs),
         "errors": sum(1 for s in specs if s.end == "error"),

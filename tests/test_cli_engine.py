@@ -140,7 +140,7 @@ def test_records_that_are_not_json_or_not_records_are_refused(tmp_path: Path) ->
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"format": "something/2"}))
     result = runner.invoke(app, ["replay", str(other)])
-    assert "not a cgsim.record/1 record" in str(result.exception)
+    assert "format is 'something/2', not a known record format" in str(result.exception)
 
 
 def test_the_console_script_turns_user_errors_into_exit_code_2(

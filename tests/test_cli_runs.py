@@ -109,7 +109,7 @@ def test_report_is_written_when_available(tmp_path: Path, monkeypatch: pytest.Mo
         (
             "time_limit = -1\n",
             ConfigError,
-            "time_limit = -1: Input should be greater than or equal",
+            "time_limit = -1: allowed 0 to 3,600 (seconds per decision, 0 = none)",
         ),
     ],
 )

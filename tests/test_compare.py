@@ -9,6 +9,7 @@ import numpy as np
 import polars as pl
 import pytest
 
+from cgsim.games.contract import Schema
 from cgsim.studies.compare import (
     CompareInputError,
     FailOnError,
@@ -65,7 +66,7 @@ def row(table: pl.DataFrame, metric: str) -> dict[str, object]:
 
 
 def test_a_planted_difference_in_mean_score_is_found_with_a_paired_interval() -> None:
-    result = compare_tables(tables(100, 0.0, 1), tables(100, 1.5, 2))
+    result = compare_tables(tables(100, 0.0, 1), tables(100, 1.5, 2), Schema())
     mean = row(result, "mean_score")
     assert mean["verdict"] == "changed"
     assert mean["test"] == "paired t on deal means"
@@ -78,7 +79,7 @@ def test_identical_setups_report_no_change_at_the_stated_rate() -> None:
     alarms = 0
     trials = 30
     for k in range(trials):
-        result = compare_tables(tables(40, 0.0, 2 * k), tables(40, 0.0, 2 * k + 1))
+        result = compare_tables(tables(40, 0.0, 2 * k), tables(40, 0.0, 2 * k + 1), Schema())
         alarms += int((result["verdict"] == "changed").any())
     # Holm keeps the family-wise rate at 5%: expect about 1.5 alarms in 30.
     assert alarms <= 5
@@ -88,7 +89,7 @@ def test_without_shared_seeds_the_tests_are_unpaired() -> None:
     a = tables(60, 0.0, 1)
     b = tables(60, 0.0, 2, deal_seed=9)
     b = {**b, "games": b["games"].with_columns(pl.col("seed") + 10_000)}
-    result = compare_sides(Side.of("a", a), Side.of("b", b))
+    result = compare_sides(Side.of("a", a, Schema()), Side.of("b", b, Schema()))
     assert row(result, "mean_score")["test"] == "Welch t on deal means"
     assert row(result, "score_q50")["test"] == "block bootstrap"
 
@@ -101,7 +102,7 @@ def test_tolerances_parse_and_fail_only_when_the_whole_interval_is_beyond() -> N
     for bad in ("mean_score", "mean_score:-1", "mean_score:x", ""):
         with pytest.raises(FailOnError):
             parse_tolerances(bad)
-    result = compare_tables(tables(100, 0.0, 1), tables(100, 3.0, 2))
+    result = compare_tables(tables(100, 0.0, 1), tables(100, 3.0, 2), Schema())
     assert beyond_tolerance(result, {"mean_score": 1.0})
     assert not beyond_tolerance(result, {"mean_score": 5.0})
     with pytest.raises(FailOnError, match="available"):

@@ -50,7 +50,9 @@ def test_unknown_key_lists_the_allowed_ones(tmp_path: Path) -> None:
 
 
 def test_bad_value_names_field_value_and_rule(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=r"games = -5: Input should be greater than 0"):
+    with pytest.raises(
+        ConfigError, match=r"games = -5: allowed 1 to 10,000,000 \(games to play\)$"
+    ):
         load_config(write(tmp_path, "games = -5\n"))
 
 

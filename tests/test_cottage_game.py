@@ -42,7 +42,7 @@ def test_children_corner_cats_must_fit_in_the_cat_total() -> None:
 
 
 def test_result_ranks_share_places_and_break_ties_on_beehives() -> None:
-    from cgsim.games.cottage.game import result_of
+    from cgsim.games.cottage.scoring import result_of
 
     rules = GAME.make_rules(3, {}, None, {})
     state = GAME.new_game(rules, 1)

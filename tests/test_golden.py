@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from cgsim.cli import app, main
 from cgsim.errors import CgsimError
-from cgsim.games.cottage import rules as engine
+from cgsim.games.cottage import turn
 from cgsim.games.registry import get_game
 from cgsim.studies.golden import (
     GoldenGame,
@@ -45,9 +45,9 @@ def test_golden_check_names_the_first_diverging_turn_of_a_one_line_rule_change(
 ) -> None:
     record_golden(tmp_path, default_games(1, ["random"]))
     assert check_golden(tmp_path)[1] == []
-    original = engine._row_empty_cells
+    original = turn._row_empty_cells
     # The changed rule: refill the Gardener Row farthest cell first.
-    monkeypatch.setattr(engine, "_row_empty_cells", lambda w: original(w)[::-1])
+    monkeypatch.setattr(turn, "_row_empty_cells", lambda w: original(w)[::-1])
     count, differences = check_golden(tmp_path)
     assert count == 6
     assert differences, "a changed refill order must alter some golden game"
@@ -121,9 +121,9 @@ def test_a_one_line_rule_change_shows_in_a_playthrough_diff(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     stored = (PLAYTHROUGHS / "cottage-garden-2-players.txt").read_text(encoding="utf-8")
-    original = engine._row_empty_cells
+    original = turn._row_empty_cells
     # The changed rule: refill the Gardener Row farthest cell first.
-    monkeypatch.setattr(engine, "_row_empty_cells", lambda w: original(w)[::-1])
+    monkeypatch.setattr(turn, "_row_empty_cells", lambda w: original(w)[::-1])
     diff = text_diff(
         stored,
         playthrough_text(

@@ -11,7 +11,7 @@ import toygame
 
 from cgsim.games.bot import Bot, NoParams
 from cgsim.play.bot_registry import BotSpec, resolve_bot
-from cgsim.play.match import GameSpec, play_game, play_spec, probe_game
+from cgsim.play.match import GameSpec, play_game, play_spec
 
 toygame.register()
 GAME = toygame.GAME
@@ -134,8 +134,3 @@ def test_play_spec_uses_the_pool_and_the_bot_seed() -> None:
     assert outcome.game["seats"] == [pool[1].label, pool[0].label]
     direct = play_game(GAME, RULES, 99, [pool[1], pool[0]], game_id=4, block=2, bot_seed=5)
     assert outcome.seats == direct.seats
-
-
-def test_probe_game_plays_without_bots() -> None:
-    outcome = probe_game(GAME, RULES, 1, 2)
-    assert outcome.error is None and "target" in outcome.seats[0]

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from cgsim.games.cottage.components import FULL, load_catalogue
-from cgsim.games.cottage.game import result_of
 from cgsim.games.cottage.rules import apply, legal_actions, make_rules, new_game
+from cgsim.games.cottage.scoring import player_score, result_of
 from cgsim.games.cottage.settings import make_settings
-from cgsim.games.cottage.state import PH_OVER, Rules, State, player_score
+from cgsim.games.cottage.state import Phase, Rules, State
 
 OVERRIDES: list[dict[str, Any]] = [
     {},
@@ -80,7 +80,7 @@ def check_invariants(state: State) -> None:
         assert all(0 <= i <= rules.blue_target for i in p.blue)
         values = sum(s.orange_track[i] for i in p.orange) + sum(s.blue_track[i] for i in p.blue)
         assert player_score(rules, p) == values + p.beehive
-    assert (state.phase == PH_OVER) == (state.end is not None)
+    assert (state.phase == Phase.OVER) == (state.end is not None)
 
 
 def play(rules: Rules, seed: int, choices: random.Random, check: bool = True) -> list[Any]:
@@ -92,9 +92,9 @@ def play(rules: Rules, seed: int, choices: random.Random, check: bool = True) ->
             check_invariants(state)
         legal = legal_actions(state)
         if len(legal) == 0:
-            assert state.phase == PH_OVER
+            assert state.phase == Phase.OVER
             return events
-        assert state.phase != PH_OVER
+        assert state.phase != Phase.OVER
         state = apply(state, legal[choices.randrange(len(legal))])
         events += state.events
 
@@ -127,7 +127,7 @@ def test_input_state_never_mutated_and_every_legal_action_applies(
     rng = random.Random(choice_seed)
     state = new_game(rules, seed)
     step = 0
-    while state.phase != PH_OVER:
+    while state.phase != Phase.OVER:
         legal = legal_actions(state)
         before = pickle.dumps(state)
         if step % 7 == 0:
@@ -149,14 +149,14 @@ class RandomGame(RuleBasedStateMachine):
         rules, seed = setup
         self.state = new_game(rules, seed)
 
-    @precondition(lambda self: self.state.phase != PH_OVER)
+    @precondition(lambda self: self.state.phase != Phase.OVER)
     @rule(pick=st.integers(0, 10_000))
     def act(self, pick: int) -> None:
         legal = legal_actions(self.state)
         assert len(legal) > 0
         self.state = apply(self.state, legal[pick % len(legal)])
 
-    @precondition(lambda self: self.state.phase == PH_OVER)
+    @precondition(lambda self: self.state.phase == Phase.OVER)
     @rule()
     def finished(self) -> None:
         result = result_of(self.state)
@@ -169,7 +169,7 @@ class RandomGame(RuleBasedStateMachine):
     def accounted(self) -> None:
         if hasattr(self, "state"):
             check_invariants(self.state)
-            assert (len(legal_actions(self.state)) == 0) == (self.state.phase == PH_OVER)
+            assert (len(legal_actions(self.state)) == 0) == (self.state.phase == Phase.OVER)
 
 
 RandomGame.TestCase.settings = settings(max_examples=30, stateful_step_count=150, deadline=None)

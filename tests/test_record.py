@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from cgsim.errors import RecordError
 from cgsim.games.cottage import actions as act
 from cgsim.games.cottage.game import GAME
 from cgsim.games.cottage.record import FORMAT, replay
-from cgsim.games.cottage.state import PH_CORNERS, PH_OVER, State
+from cgsim.games.cottage.state import Phase, State
 from cgsim.games.recordio import read_record
 
 RULE_KEYS = {
@@ -68,7 +69,7 @@ def played(
         action = pool[rng.randrange(len(pool))]
         after = GAME.apply(state, action)
         recorder.step(state, action, after)
-        if after.turn != states[-1].turn and after.phase not in (PH_CORNERS, PH_OVER):
+        if after.turn != states[-1].turn and after.phase not in (Phase.CORNERS, Phase.OVER):
             states.append(after)
         state = after
     states.append(state)
@@ -143,7 +144,7 @@ def test_setup_fields(records: list[tuple[dict[str, Any], list[State]]]) -> None
         assert setup["cats"] == [2] * players
         corner = len(setup["corner_cats"])
         assert setup["supply"] == {"cats": 30 - 2 * players - corner, "pots": 16}
-        first = states[1] if states[0].phase == PH_CORNERS else states[0]
+        first = states[1] if states[0].phase == Phase.CORNERS else states[0]
         assert setup["supply"]["cats"] == first.supply_cats
         children = record["rules"]["children"]
         assert {c["seat"] for c in setup["corner_cats"]} == {
@@ -322,7 +323,10 @@ def test_tampered_tile_cell_is_rejected(record: dict[str, Any]) -> None:
 
 def test_tampered_tile_shape_names_the_placement(record: dict[str, Any]) -> None:
     n, _, event = first_event(record, "take_tile")
-    event["cells"][0] = [9, 9]
+    # One cell too many: no orientation of the tile covers these cells.
+    event["cells"].append(
+        next([r, c] for r in range(5) for c in range(5) if [r, c] not in event["cells"])
+    )
     with pytest.raises(RecordError, match=rf"turn {n}: cells .* are not a placement of"):
         consume(record)
 
@@ -336,7 +340,8 @@ def test_tampered_tile_id_names_the_nursery_cell(record: dict[str, Any]) -> None
 
 def test_event_out_of_place_is_rejected(record: dict[str, Any]) -> None:
     n, _, event = first_event(record, "take_tile")
-    event["e"] = "score"
+    event.clear()
+    event.update({"e": "score", "bed": 0, "board": "1", "side": "light", "pots": 0, "cloches": 0})
     with pytest.raises(RecordError, match=rf"turn {n}: event 'score' cannot happen at this point"):
         consume(record)
 
@@ -409,7 +414,7 @@ def test_changed_rules_are_rejected(record: dict[str, Any]) -> None:
 
 def test_malformed_turns_are_rejected(record: dict[str, Any]) -> None:
     del record["turns"][0]["n"]
-    with pytest.raises(RecordError, match="malformed"):
+    with pytest.raises(RecordError, match="cottage-garden record: turn 1 misses the field 'n'"):
         consume(record)
 
 
@@ -423,15 +428,23 @@ def test_non_json_or_wrong_format_is_rejected(text: str, tmp_path: Path) -> None
     assert "\n" not in str(result.exception)
 
 
-@pytest.mark.parametrize("bad", [{}, {"format": "cgsim.record/2"}, [], "text"])
-def test_replay_rejects_non_records(bad: Any) -> None:
-    with pytest.raises(RecordError, match=r"not a cgsim\.record/1 record"):
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ({}, "the record misses the field 'format'"),
+        ({"format": "cgsim.record/2"}, "format must be 'cgsim.record/1', got 'cgsim.record/2'"),
+        ([], "the record must be an object, got []"),
+        ("text", "the record must be an object, got 'text'"),
+    ],
+)
+def test_replay_rejects_non_records(bad: Any, message: str) -> None:
+    with pytest.raises(RecordError, match=re.escape(f"cottage-garden record: {message}")):
         consume(bad)
 
 
 def test_replay_of_a_record_missing_fields(record: dict[str, Any]) -> None:
     del record["components"]
-    with pytest.raises(RecordError, match="missing or has a malformed field"):
+    with pytest.raises(RecordError, match="the record misses the field 'components'"):
         consume(record)
 
 

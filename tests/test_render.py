@@ -7,6 +7,7 @@ from engine_helpers import game, grid_bed, play_out, with_player
 from cgsim.games.cottage.game import GAME
 from cgsim.games.cottage.nursery import nursery_index
 from cgsim.games.cottage.render import LEGEND, render, render_nursery
+from cgsim.games.cottage.state import Phase
 
 
 def test_render_shows_turn_gardener_and_each_seat() -> None:
@@ -54,5 +55,5 @@ def test_render_final_state_and_children() -> None:
     assert "(corners)" in render(state).splitlines()[0]
     final = play_out(game(2, seed=4, overrides={"turn_cap": 4}))
     assert "game over (aborted)" in render(final).splitlines()[0]
-    child = with_player(game(2, seed=4, children=[6, None])._replace(phase=3, turn=1), 0)
+    child = with_player(game(2, seed=4, children=[6, None])._replace(phase=Phase.PLANT, turn=1), 0)
     assert "seat 0 (child 6)" in render(child)

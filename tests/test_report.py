@@ -14,10 +14,10 @@ import pytest
 from results_fixtures import GameSpec, planted_specs, write_results
 
 from cgsim.play.results import ResultsError, load_tables, read_manifest, scan, table_names
+from cgsim.reporting.pages import markdown_table
 from cgsim.reporting.report import (
     Report,
     build_report,
-    markdown_table,
     score_benchmarks,
     summary_text,
     write_report,
@@ -87,10 +87,11 @@ def test_head_to_head(tiny_report: Report) -> None:
 
 
 def test_seat_win_rates(tiny_report: Report) -> None:
-    seat = rows_by(tiny_report.tables["seat_win_rate"], "seat")
-    assert seat[0]["win_rate"] == pytest.approx(3.5 / 6)
-    assert seat[1]["win_rate"] == pytest.approx(2.5 / 6)
+    seat = rows_by(tiny_report.tables["balance_seat_advantage"], "seat")
+    assert seat[0]["win_share"] == pytest.approx(3.5 / 6)
+    assert seat[1]["win_share"] == pytest.approx(2.5 / 6)
     assert seat[0]["fair"] == 0.5
+    assert seat[0]["excess"] == pytest.approx(3.5 / 6 - 0.5)
     by_bot = {
         (r["bot"], r["seat"]): r["win_rate"]
         for r in tiny_report.tables["seat_win_rate_by_bot"].iter_rows(named=True)
@@ -102,8 +103,8 @@ def test_seat_win_rates(tiny_report: Report) -> None:
 
 
 def test_tie_rate_and_positions(tiny_report: Report) -> None:
-    ties = tiny_report.tables["tie_rate"].row(0, named=True)
-    assert ties["tie_rate"] == pytest.approx(1 / 6)
+    ties = rows_by(tiny_report.tables["balance_outcome"], "metric")["tie_rate"]
+    assert ties["estimate"] == pytest.approx(1 / 6)
     assert ties["games"] == 6
     position = rows_by(tiny_report.tables["finishing_position"], "bot")
     assert position["A"]["mean_rank"] == pytest.approx(8.5 / 6)
@@ -126,6 +127,20 @@ def test_score_and_length_distributions(tiny_report: Report) -> None:
     assert length["turns"]["mean"] == pytest.approx(35.0)
     assert length["turns"]["n"] == 6
     assert "final_round_turns" in length
+
+
+def test_each_figure_is_shown_once(tiny: Path, tiny_report: Report, tmp_path: Path) -> None:
+    shown = [name for section in tiny_report.sections for name in section.tables]
+    assert len(shown) == len(set(shown)) and set(shown) == set(tiny_report.tables)
+    # Seat win rates and the tie rate live in the balance tables; skill depth repeats the
+    # win rates and ratings per bot.
+    assert {"seat_win_rate", "tie_rate", "balance_skill_depth"}.isdisjoint(tiny_report.tables)
+    markdown = write_report(tiny, n_bootstrap=10, out_dir=tmp_path).markdown.read_text()
+    assert markdown.count("| tie_rate |") == 1
+    assert markdown.count("## Win rate by seat") == 1
+    assert "Seat advantage" not in markdown
+    text = summary_text(tiny_report)
+    assert "Tie rate: 0.167" in text and "2p seat 0  0.583" in text
 
 
 def test_ratings_present(tiny_report: Report) -> None:
@@ -262,9 +277,9 @@ def test_benchmarks_only_when_the_manifest_has_them(tmp_path: Path) -> None:
 def test_four_players(tmp_path: Path) -> None:
     specs = planted_specs({"w": 6.0, "x": 2.0, "y": -2.0, "z": -6.0}, players=4, blocks=8, seed=3)
     report = build_report(write_results(tmp_path, specs), n_bootstrap=30)
-    seat = report.tables["seat_win_rate"]
+    seat = report.tables["balance_seat_advantage"]
     assert seat["seat"].to_list() == [0, 1, 2, 3]
-    assert seat["win_rate"].sum() == pytest.approx(1.0)
+    assert seat["win_share"].sum() == pytest.approx(1.0)
     assert seat["fair"].to_list() == [0.25] * 4
     assert report.tables["head_to_head_matrix"].shape == (4, 5)
     assert report.tables["win_rate"]["wins"].sum() == pytest.approx(len(specs))

@@ -11,7 +11,7 @@ from cgsim.errors import ConfigError, IllegalActionError
 from cgsim.games.cottage import actions as act
 from cgsim.games.cottage.nursery import nursery_index
 from cgsim.games.cottage.rules import apply, corner_choices, legal_actions
-from cgsim.games.cottage.state import PH_AFTER, PH_CORNERS, PH_LIMIT, PH_PLANT, State
+from cgsim.games.cottage.state import Phase, State
 
 N = nursery_index
 CORNER_BIT = {(0, 0): 1, (0, 3): 2, (3, 3): 4, (3, 0): 8}
@@ -29,7 +29,7 @@ def test_corner_counts_per_age_one_more_with_exactly_two_players(
     players: int, age: int, count: int
 ) -> None:
     state = game(players, seed=1, children=[age] + [None] * (players - 1))
-    assert state.phase == PH_CORNERS and state.seat == 0 and state.turn == 0
+    assert state.phase == Phase.CORNERS and state.seat == 0 and state.turn == 0
     choices = corner_choices(state)
     assert all(bin(m).count("1") == count for m in choices)
     assert len(choices) == comb(4, count)
@@ -39,11 +39,11 @@ def test_corner_counts_per_age_one_more_with_exactly_two_players(
 def test_children_choose_in_seat_order_then_seat_0_starts() -> None:
     state = game(3, seed=1, children=[None, 7, 6])
     supply = state.supply_cats
-    assert state.phase == PH_CORNERS and state.seat == 1
+    assert state.phase == Phase.CORNERS and state.seat == 1
     state = apply(state, corners((0, 3)))
-    assert state.phase == PH_CORNERS and state.seat == 2
+    assert state.phase == Phase.CORNERS and state.seat == 2
     state = apply(state, corners((0, 3), (3, 0)))
-    assert state.seat == 0 and state.turn == 1 and state.phase != PH_CORNERS
+    assert state.seat == 0 and state.turn == 1 and state.phase != Phase.CORNERS
     assert state.players[1].corners == (N(0, 3),)
     assert state.players[2].corners == (N(0, 3), N(3, 0))  # two children may share a corner
     assert state.supply_cats == supply - 3
@@ -70,7 +70,7 @@ def test_corner_cats_limited_by_the_supply() -> None:
 def child_game(players: int = 3, marked: tuple[int, ...] = (N(0, 3),), seed: int = 1) -> State:
     """Seat 0 a child (age 7) with cats on ``marked`` corners, in play."""
     state = game(players, seed=seed, children=[7] + [None] * (players - 1))
-    state = state._replace(phase=PH_PLANT, turn=1, seat=0)
+    state = state._replace(phase=Phase.PLANT, turn=1, seat=0)
     return with_player(state, 0, corners=marked)
 
 
@@ -101,7 +101,7 @@ def test_corner_passed_on_20_spaces_means_onto_or_over_the_corner_space() -> Non
 
 def test_solo_child_passes_a_corner_with_a_step_of_two() -> None:
     state = game(1, seed=1, children=[6])
-    state = with_player(state._replace(phase=PH_PLANT, turn=1), 0, corners=(N(0, 0),))
+    state = with_player(state._replace(phase=Phase.PLANT, turn=1), 0, corners=(N(0, 0),))
     after = end_previous_turn(state, seat=0, space=1)  # 15 -> 1 passes space 0
     assert gains(after) == [0]
     assert after.value == 3
@@ -109,7 +109,7 @@ def test_solo_child_passes_a_corner_with_a_step_of_two() -> None:
 
 def test_several_children_served_in_seat_order_and_none_when_supply_out() -> None:
     state = game(3, seed=1, children=[7, 6, None])
-    state = state._replace(phase=PH_PLANT, turn=1)
+    state = state._replace(phase=Phase.PLANT, turn=1)
     state = with_player(state, 0, corners=(N(3, 3),))
     state = with_player(state, 1, corners=(N(3, 3), N(0, 0)))
     after = end_previous_turn(state, seat=0, space=8)
@@ -131,21 +131,21 @@ def test_corner_gain_in_the_final_round_even_without_beds() -> None:
 def test_nobody_may_ramble_with_a_child() -> None:
     state = game(3, seed=1, children=[None, 5, None])
     assert state.rules.settings.ramble is False
-    state = state._replace(phase=PH_PLANT, turn=1, seat=0)
+    state = state._replace(phase=Phase.PLANT, turn=1, seat=0)
     keep = set(range(16)) - {N(1, 2)}
     state = clear_nursery(state, keep=keep)
     after = end_previous_turn(state, seat=0, space=2)  # 1 empty cell, seat 0 an adult
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
     with pytest.raises(ConfigError, match="ramble"):
         game(3, overrides={"ramble": True}, children=[None, 5, None])
 
 
 def test_children_have_no_cat_limit() -> None:
     state = child_game()
-    state = with_player(state, 0, cats=6)._replace(phase=PH_AFTER, had_bed=True, events=())
+    state = with_player(state, 0, cats=6)._replace(phase=Phase.AFTER, had_bed=True, events=())
     after = apply(state, DONE)
     assert not of_kind(after.events, "cat")
     assert after.players[0].cats == 6
     # An adult in the same game keeps the limit.
     adult = with_player(state, 1, cats=4)._replace(seat=1)
-    assert apply(adult, DONE).phase == PH_LIMIT
+    assert apply(adult, DONE).phase == Phase.LIMIT

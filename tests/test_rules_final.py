@@ -28,19 +28,10 @@ from engine_helpers import (
 )
 
 from cgsim.games.cottage import actions as act
-from cgsim.games.cottage.game import GAME, result_of
+from cgsim.games.cottage.game import GAME
 from cgsim.games.cottage.rules import apply, legal_actions, penalty_options
-from cgsim.games.cottage.state import (
-    BLUE,
-    ORANGE,
-    PH_AFTER,
-    PH_BONUS,
-    PH_LIMIT,
-    PH_OVER,
-    PH_PENALTY,
-    Bed,
-    State,
-)
+from cgsim.games.cottage.scoring import result_of
+from cgsim.games.cottage.state import BLUE, ORANGE, Bed, Phase, State
 
 ONE_HOLE = ["P####", "#####", "#####", "#####", "####."]
 """A bed one cat or pot away from complete, with one printed pot."""
@@ -50,7 +41,7 @@ def after_phase(
     state: State, seat: int = 0, **player: Any
 ) -> State:  # the after-planting decision of ``seat``
     state = with_player(state, seat, **player)
-    return state._replace(seat=seat, phase=PH_AFTER, scoring=None, had_bed=True, events=())
+    return state._replace(seat=seat, phase=Phase.AFTER, scoring=None, had_bed=True, events=())
 
 
 # --------------------------------------------------------------------------- cat limit
@@ -59,11 +50,11 @@ def after_phase(
 def test_cat_limit_places_one_at_a_time_until_exactly_the_limit() -> None:
     state = after_phase(game(2, seed=2), cats=4)
     limited = apply(state, DONE)
-    assert limited.phase == PH_LIMIT
+    assert limited.phase == Phase.LIMIT
     assert all(act.kind_of(a) == act.CAT for a in legal_actions(limited))
     assert act.encode(act.DONE) not in legal_actions(limited)
     once = apply(limited, cat(0, 1, 1))
-    assert once.phase == PH_LIMIT and once.players[0].cats == 3
+    assert once.phase == Phase.LIMIT and once.players[0].cats == 3
     assert of_kind(once.events, "cat") == [{"e": "cat", "bed": 0, "cell": [1, 1], "why": "limit"}]
     twice = apply(once, cat(1, 1, 1))
     assert twice.players[0].cats == 2
@@ -89,7 +80,7 @@ def test_cat_limit_completing_a_bed_scores_it_at_once_and_gained_cats_count() ->
     after = apply(limited, cat(0, 4, 4))
     # The cat completes bed 0: scored at once; the red-line cat brings the reserve back to 3.
     assert kinds(after.events) == ["cat", "score", "move", "gain_cat", "cleanup"]
-    assert after.phase == PH_LIMIT and after.players[0].cats == 3
+    assert after.phase == Phase.LIMIT and after.players[0].cats == 3
     done = apply(after, cat(1, 0, 0))
     assert done.players[0].cats == 2 and done.seat == 1
 
@@ -253,7 +244,7 @@ def test_final_round_ends_at_once_when_nobody_keeps_a_bed() -> None:
     state = with_player(state, 1, beds=(few, few))
     state = after_phase(state, seat=1)._replace(space=15, value=5)
     after = apply(state, DONE)
-    assert after.end == "normal" and after.phase == PH_OVER
+    assert after.end == "normal" and after.phase == Phase.OVER
     assert len(legal_actions(after)) == 0
 
 
@@ -287,7 +278,7 @@ def test_penalty_exact_two_points_is_forced_when_unique() -> None:
 
 def test_penalty_choice_among_moves_losing_exactly_two() -> None:
     after = final_turn((5, 16, 0), (2, 0, 8))
-    assert after.phase == PH_PENALTY
+    assert after.phase == Phase.PENALTY
     assert list(legal_actions(after)) == [penalty(ORANGE, 0), penalty(BLUE, 0)]
     chosen = apply(after, penalty(BLUE, 0))
     assert penalties(chosen) == [("blue", 0, 2, 1)]
@@ -314,7 +305,7 @@ def test_penalty_target_preferred_over_orange_on_one() -> None:
     after = final_turn((1, 16, 0), (0, 0, 0))
     assert penalties(after) == [("orange", 1, 16, 14)]
     after = final_turn((1, 1, 16), (8, 0, 0))
-    assert after.phase == PH_PENALTY
+    assert after.phase == Phase.PENALTY
     assert list(legal_actions(after)) == [penalty(ORANGE, 2), penalty(BLUE, 0)]
 
 
@@ -358,14 +349,14 @@ def test_crossing_the_red_line_again_gives_a_cat_again() -> None:
 
 def test_a_zero_point_penalty_asks_for_no_decision() -> None:
     after = final_turn((6, 0, 0), (3, 0, 0), overrides={"penalty_points": 0})
-    assert after.phase != PH_PENALTY and penalties(after) == []
+    assert after.phase != Phase.PENALTY and penalties(after) == []
 
 
 def test_start_pot_again_after_a_cube_returned_to_start() -> None:
     after = final_turn((2, 16, 16), (8, 8, 8), cats=0)
     assert penalties(after) == [("orange", 0, 2, 0)]
     after = apply(after, pot(0, 4, 4))  # 2 pots: 0 -> 2, the start empties again
-    assert after.phase == PH_BONUS
+    assert after.phase == Phase.BONUS
     assert kinds(after.events)[-1] == "move"
 
 
@@ -400,7 +391,7 @@ def test_game_ends_after_the_turn_in_which_the_last_bed_leaves() -> None:
     after = apply(state, pot(0, 4, 4))
     # The bed leaves; the cat limit (no empty cell) and the gardener still run, then the end.
     assert kinds(after.events)[-2:] == ["return_cats", "gardener"]
-    assert after.end == "normal" and after.phase == PH_OVER
+    assert after.end == "normal" and after.phase == Phase.OVER
     assert after.players[0].cats == 2
     assert GAME.result(after).end == "normal"
 
@@ -425,7 +416,7 @@ def test_stall_ends_the_game_after_as_many_empty_turns_as_players() -> None:
     state = stalling(stall=1)
     assert list(legal_actions(state)) == [PASS]
     after = apply(state, PASS)
-    assert after.end == "stalled" and after.phase == PH_OVER
+    assert after.end == "stalled" and after.phase == Phase.OVER
     discards = of_kind(after.events, "discard_bed")
     assert [(e["seat"], e["bed"]) for e in discards] == [(0, 0), (1, 0)]
     assert kinds(after.events)[-3:] == ["gardener", "discard_bed", "discard_bed"]
@@ -446,9 +437,9 @@ def test_a_placement_resets_the_stall_count() -> None:
 def test_a_limit_cat_counts_as_a_placement() -> None:
     state = stalling(stall=1, cats=3)
     after = apply(state, PASS)
-    assert after.phase == PH_AFTER
+    assert after.phase == Phase.AFTER
     after = apply(after, DONE)
-    assert after.phase == PH_LIMIT
+    assert after.phase == Phase.LIMIT
     after = apply(after, cat(0, 4, 4))
     assert of_kind(after.events, "cat")[0]["why"] == "limit"
     assert after.end is None and after.stall == 0
@@ -469,8 +460,8 @@ def test_a_bonus_pot_counts_as_a_placement() -> None:
     # Seat 0 scores a bed already complete: the start-space pot is its only placement.
     full = grid_bed(["P####"] + ["#####"] * 4, placed=3)
     state = stalling(stall=1, orange=(0, 16, 16), beds=(full, grid_bed(EMPTY, board=1)))
-    after = apply(state._replace(phase=PH_AFTER, supply_pots=1), score(0))
-    assert after.phase == PH_BONUS
+    after = apply(state._replace(phase=Phase.AFTER, supply_pots=1), score(0))
+    assert after.phase == Phase.BONUS
     after = apply(after, bonus(2, 2))
     assert of_kind(after.events, "bonus_pot") and not of_kind(after.events, "cat")
     assert after.end is None and after.stall == 0
@@ -515,7 +506,7 @@ def test_normal_wins_over_stalled_and_aborted() -> None:
     )
     state = with_player(state, 0, beds=(None, None))
     state = with_player(state, 1, beds=(None, None))
-    state = state._replace(seat=0, phase=PH_AFTER, had_bed=True)
+    state = state._replace(seat=0, phase=Phase.AFTER, had_bed=True)
     after = apply(state, DONE)
     assert after.end == "normal"
 
@@ -539,7 +530,7 @@ def finished(scores: list[tuple[tuple[int, int, int], int]]) -> State:
     state = game(len(scores), seed=2)
     for seat, (orange, hive) in enumerate(scores):
         state = with_player(state, seat, orange=orange, beehive=hive, has_beehive=hive > 0)
-    return state._replace(phase=PH_OVER, end="normal")
+    return state._replace(phase=Phase.OVER, end="normal")
 
 
 def test_highest_score_wins() -> None:

@@ -23,7 +23,7 @@ from engine_helpers import (
 )
 
 from cgsim.games.cottage.rules import apply, legal_actions
-from cgsim.games.cottage.state import BLUE, ORANGE, PH_AFTER, PH_BONUS, PH_CUBE, PH_PLANT, State
+from cgsim.games.cottage.state import BLUE, ORANGE, Phase, State
 
 ONE_HOLE = ["#####", "#####", "#####", "#####", "####."]
 """Bed rows with a single hole at (4,4): a pot there completes the bed with 1 pot."""
@@ -107,7 +107,7 @@ def test_nothing_moves_for_zero() -> None:
     state = ready(rows, cats=1)
     after = apply(state, cat(0, 4, 4))
     # A bed completed by a cat before the main action waits for the scoring phase.
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
     assert "score" not in kinds(after.events)
     scored = apply(after, pot(1, 2, 2))
     assert of_kind(scored.events, "score")[0]["pots"] == 0
@@ -117,7 +117,7 @@ def test_nothing_moves_for_zero() -> None:
 def test_complete_bed_waits_while_the_player_may_still_hunt() -> None:
     state = ready(cats=1)
     after = apply(state, COMPLETE)
-    assert after.phase == PH_AFTER
+    assert after.phase == Phase.AFTER
     assert DONE not in legal_actions(after)
     assert score(0) in legal_actions(after)
     assert "score" not in kinds(after.events)
@@ -127,7 +127,7 @@ def test_cube_choice_is_the_players_and_identical_positions_are_one_choice() -> 
     rows = ["PP###", "#####", "#####", "#####", "####."]
     state = ready(rows, orange=(2, 2, 5))
     after = apply(state, COMPLETE)
-    assert after.phase == PH_CUBE
+    assert after.phase == Phase.CUBE
     assert list(legal_actions(after)) == [cube(ORANGE, 0), cube(ORANGE, 2)]
     moved = apply(after, cube(ORANGE, 2))
     assert moves(moved)[0] == ("orange", 2, 5, 8)
@@ -165,7 +165,7 @@ def test_all_three_on_target_scores_nothing_more() -> None:
 
 
 def test_score_is_cube_values_plus_beehive() -> None:
-    from cgsim.games.cottage.state import player_score
+    from cgsim.games.cottage.scoring import player_score
 
     state = ready(orange=(16, 3, 0), blue=(8, 1, 0))
     player = state.players[0]._replace(beehive=2, has_beehive=True)
@@ -178,7 +178,7 @@ def test_score_is_cube_values_plus_beehive() -> None:
 def test_two_complete_beds_player_chooses_the_order() -> None:
     state = ready(ONE_HOLE, ["#####", "#####", "##.##", "#####", "#####"], cats=1)
     after = apply(state, COMPLETE)
-    assert after.phase == PH_AFTER
+    assert after.phase == Phase.AFTER
     after = apply(after, cat(1, 2, 2))
     legal = list(legal_actions(after))
     assert legal == [score(0), score(1)]
@@ -194,7 +194,7 @@ def test_red_line_cat_used_at_once_to_complete_the_other_bed() -> None:
     after = apply(state, COMPLETE)
     # Orange 6 -> 7 crosses the red line: a cat, placeable before the phase ends.
     assert kinds(after.events) == ["take_pot", "score", "move", "gain_cat", "cleanup"]
-    assert after.phase == PH_AFTER and after.players[0].cats == 1
+    assert after.phase == Phase.AFTER and after.players[0].cats == 1
     assert score(1) not in legal_actions(after)
     after = apply(after, cat(1, 2, 2))
     # Bed 1 is complete and nothing else can be done: it is scored in this phase.
@@ -272,10 +272,10 @@ def test_bonuses_in_order_red_line_beehive_start_pot() -> None:
         overrides={"orange_track": [0, 5, 10, 20]},
     )
     after = apply(state, COMPLETE)
-    assert after.phase == PH_CUBE
+    assert after.phase == Phase.CUBE
     after = apply(after, cube(ORANGE, 0))
     assert kinds(after.events) == ["move", "gain_cat", "beehive"]
-    assert after.phase == PH_BONUS
+    assert after.phase == Phase.BONUS
     assert list(legal_actions(after)) == [bonus(2, 2), bonus(2, 3)]
     after = apply(after, bonus(2, 3))
     assert kinds(after.events)[0] == "bonus_pot"
@@ -288,14 +288,14 @@ def test_start_pot_when_a_colour_leaves_the_start() -> None:
     state = ready(orange=(0, 16, 16), beehives_taken=2)
     after = apply(state, COMPLETE)
     # Bed 1 is bare: the bonus pot is the player's choice among its 25 cells.
-    assert after.phase == PH_BONUS
+    assert after.phase == Phase.BONUS
     assert len(legal_actions(after)) == 25
     assert kinds(after.events) == ["take_pot", "score", "move"]
 
 
 def test_no_start_pot_while_another_cube_stays_on_start() -> None:
     after = apply(ready(orange=(0, 0, 4)), COMPLETE)
-    assert after.phase != PH_BONUS
+    assert after.phase != Phase.BONUS
     assert not of_kind(after.events, "bonus_pot")
 
 
@@ -303,7 +303,7 @@ def test_no_start_pot_while_a_cube_on_the_same_start_stays() -> None:
     # The one movable orange cube leaves the start and its twin stays: no decision, no pot.
     after = apply(ready(orange=(0, 0, 16)), COMPLETE)
     assert of_kind(after.events, "move")[0]["from"] == 0
-    assert after.phase != PH_BONUS
+    assert after.phase != Phase.BONUS
     assert not of_kind(after.events, "bonus_pot")
 
 
@@ -311,7 +311,7 @@ def test_no_start_pot_without_a_pot_in_the_supply() -> None:
     # The completing pot took the last one.
     after = apply(ready(orange=(0, 3, 4), supply_pots=1), COMPLETE)
     assert not of_kind(after.events, "bonus_pot")
-    assert after.phase != PH_BONUS
+    assert after.phase != Phase.BONUS
 
 
 def test_no_start_pot_without_an_empty_cell_on_the_other_bed() -> None:
@@ -360,7 +360,7 @@ def test_start_pot_completing_the_other_bed_scores_it_next() -> None:
 def test_start_pot_for_blue_too() -> None:
     rows = ["C####", "#####", "#####", "#####", "####."]
     after = apply(ready(rows, blue=(0, 8, 8), orange=(1, 1, 1), beehives_taken=2), COMPLETE)
-    assert after.phase == PH_BONUS
+    assert after.phase == Phase.BONUS
     assert moves(after) == [("orange", 0, 1, 2), ("blue", 0, 0, 1)]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from engine_helpers import game
 
-from cgsim.games.cottage.state import PH_PLANT
+from cgsim.games.cottage.state import Phase
 
 
 @pytest.mark.parametrize(("players", "value"), [(1, 2), (2, 2), (3, 1), (4, 1)])
@@ -23,7 +23,7 @@ def test_setup_per_player_count(players: int, value: int) -> None:
         assert p.beehive == 0 and not p.has_beehive
     assert state.supply_cats == 30 - 2 * players and state.supply_pots == 16
     assert (state.space, state.value, state.final_round) == (0, value, False)
-    assert (state.turn, state.seat, state.phase) == (1, 0, PH_PLANT)
+    assert (state.turn, state.seat, state.phase) == (1, 0, Phase.PLANT)
     assert state.events == ({"e": "_turn", "n": 1, "seat": 0, "final_round": False},)
 
 

@@ -31,7 +31,7 @@ from cgsim.games.cottage import actions as act
 from cgsim.games.cottage.components import cell_index, mask_cells
 from cgsim.games.cottage.nursery import nursery_index
 from cgsim.games.cottage.rules import apply, legal_actions
-from cgsim.games.cottage.state import PH_AFTER, PH_PLANT, PH_RAMBLE, State
+from cgsim.games.cottage.state import Phase, State
 
 N = nursery_index
 
@@ -60,7 +60,7 @@ def test_refill_mandatory_with_three_empty_fills_closest_first_from_path_front()
     ]
     assert [after.nursery[N(2, c)] for c in (3, 1, 0)] == list(front)
     assert after.path == state.path[3:]
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
 
 
 def test_refill_four_empty_with_short_path_leaves_far_cells_empty() -> None:
@@ -82,7 +82,7 @@ def test_refill_with_empty_path_does_nothing_and_records_nothing() -> None:
     assert kinds(after.events) == ["gardener"]
     assert all(after.nursery[N(r, 1)] == -1 for r in range(4))
     # Nothing to take, but a pot may still be planted.
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
     assert all(act.kind_of(a) in (act.POT, act.CAT) for a in legal_actions(after))
 
 
@@ -92,7 +92,7 @@ def test_refill_on_a_four_player_diagonal_goes_closest_first() -> None:
     # 20 spaces: space 5 is the corner before side 1, diagonal (0,3) (1,2) (2,1) (3,0).
     s = state._replace(rules=state.rules)
     after = end_previous_turn(s, seat=0, space=5)
-    assert after.phase == PH_RAMBLE  # 2 empty: ramble is the player's choice
+    assert after.phase == Phase.RAMBLE  # 2 empty: ramble is the player's choice
     rambled = apply(after, RAMBLE)
     assert of_kind(rambled.events, "refill")[0]["cells"] == [[0, 3], [2, 1]]
 
@@ -108,7 +108,7 @@ def test_ramble_offered_with_one_or_two_empty(empty: int) -> None:
     cells = [(0, 2), (1, 2)][:empty]
     state = with_empty_cells(game(2, seed=3), cells)
     after = end_previous_turn(state, seat=0, space=2)
-    assert after.phase == PH_RAMBLE
+    assert after.phase == Phase.RAMBLE
     assert list(legal_actions(after)) == [NO_RAMBLE, RAMBLE]
     assert kinds(after.events) == ["gardener"]
 
@@ -136,38 +136,38 @@ def test_declining_ramble_refills_nothing() -> None:
     assert kinds(after.events) == []
     assert after.nursery[N(1, 2)] == -1
     assert after.players[0].cats == state.players[0].cats
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
 
 
 def test_no_ramble_with_empty_path() -> None:
     state = with_empty_cells(game(2, seed=3), [(1, 2)])._replace(path=())
     after = end_previous_turn(state, seat=0, space=2)
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
 
 
 def test_no_ramble_without_a_cat() -> None:
     state = with_player(with_empty_cells(game(2, seed=3), [(1, 2)]), 0, cats=0)
     after = end_previous_turn(state, seat=0, space=2)
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
 
 
 def test_no_ramble_when_not_enough_cats_for_its_cost() -> None:
     state = with_empty_cells(game(2, seed=3, overrides={"ramble_cost": 3}), [(1, 2)])
     after = end_previous_turn(state, seat=0, space=2)
     assert after.players[0].cats == 2
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
 
 
 def test_no_ramble_when_the_setting_forbids_it() -> None:
     state = with_empty_cells(game(2, seed=3, overrides={"ramble": False}), [(1, 2)])
     after = end_previous_turn(state, seat=0, space=2)
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
 
 
 def test_no_refill_and_no_ramble_with_a_full_row() -> None:
     after = end_previous_turn(game(2, seed=3), seat=0, space=2)
     assert kinds(after.events) == ["gardener"]
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
 
 
 def test_refill_threshold_is_a_setting() -> None:
@@ -371,7 +371,7 @@ def test_pass_judged_after_cats_placed_before_it() -> None:
 def test_mouse_hunt_before_the_main_action() -> None:
     state = planting(EMPTY, "5F-1", seat_cats=2)
     after = apply(state, cat(0, 4, 4))
-    assert after.phase == PH_PLANT
+    assert after.phase == Phase.PLANT
     assert after.players[0].cats == 1
     assert of_kind(after.events, "cat") == [{"e": "cat", "bed": 0, "cell": [4, 4], "why": "hunt"}]
     # The main action is still to come.
@@ -381,12 +381,12 @@ def test_mouse_hunt_before_the_main_action() -> None:
 def test_mouse_hunt_after_the_main_action_then_done() -> None:
     state = planting(EMPTY, "5F-1", seat_cats=2)
     after = apply(state, pot(0, 0, 4))
-    assert after.phase == PH_AFTER
+    assert after.phase == Phase.AFTER
     legal = list(legal_actions(after))
     assert act.encode(act.DONE) in legal
     assert not [a for a in legal if act.kind_of(a) in (act.TILE, act.POT, act.PASS)]
     after2 = apply(after, cat(0, 1, 4))
-    assert after2.phase == PH_AFTER and after2.players[0].cats == 1
+    assert after2.phase == Phase.AFTER and after2.players[0].cats == 1
     after3 = apply(after2, cat(0, 2, 4))
     # No cat left: the turn ends by itself.
     assert after3.seat == 1
@@ -442,7 +442,7 @@ def test_done_is_illegal_while_a_complete_bed_waits() -> None:
     state = planting(rows, "5F-1", seat_cats=2)
     state = with_player(state, 0, beds=(grid_bed(rows), grid_bed(EMPTY, board=1)))
     after = apply(state, pot(0, 2, 2))
-    assert after.phase == PH_AFTER
+    assert after.phase == Phase.AFTER
     with pytest.raises(IllegalActionError, match="must be scored first"):
         apply(after, act.encode(act.DONE))
     with pytest.raises(IllegalActionError, match="bed 1 is not complete"):

@@ -7,7 +7,9 @@ import numpy as np
 import polars as pl
 import pytest
 
+from cgsim.games.contract import Schema
 from cgsim.play.config import load_config
+from cgsim.reporting.metrics import game_metrics
 from cgsim.studies.sequential import (
     SprtSettings,
     SprtSettingsError,
@@ -96,8 +98,8 @@ def test_an_unknown_metric_names_the_available_ones() -> None:
         {"game_id": [0, 0], "seat": [0, 1], "bot": ["x", "x"], "score": [5.0, 3.0]}
         | {"win_share": [1.0, 0.0]}
     )
-    tables = {"games": games, "seats": seats}
+    metrics = game_metrics(games, seats, Schema())
     with pytest.raises(
         SprtSettingsError, match=r"--metric 'nonsense': unknown; available: .*turns"
     ):
-        metric_differences(tables, tables, "nonsense")
+        metric_differences(metrics, metrics, "nonsense")

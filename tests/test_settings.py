@@ -150,3 +150,56 @@ def test_children_adults_may_be_written_none_or_0_since_toml_has_no_null() -> No
 
     assert make_settings(3, children=[5, "none", 0]).children == (5, None, None)
     assert make_settings(2, children=["adult", None]).children == (None, None)
+
+
+def test_every_setting_range_is_documented() -> None:
+    """docs/rules.md tables every setting with the range the code enforces."""
+    import re
+    from pathlib import Path
+
+    from cgsim.games.cottage.settings import LIST_RANGES, SETTING_RANGES
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text()
+    rows = {
+        name: row
+        for row in text.splitlines()
+        if row.startswith("| `")
+        for name in re.findall(r"`(\w+)`", row.split("|")[1])
+    }
+    assert set(rows) == set(SETTING_RANGES) | set(LIST_RANGES)
+    for name, (low, high, _) in SETTING_RANGES.items():
+        allowed = rows[name].split("|")[3]
+        expected = "16 or 20" if name == "track_spaces" else f"{low} to {high}"
+        assert expected in allowed, (name, allowed)
+    for name, (shortest, longest, lowest, highest) in LIST_RANGES.items():
+        allowed = rows[name].split("|")[3]
+        assert f"{shortest} to {longest} values from {lowest} to {highest}" in allowed
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        ({"cubes": 767}, "rules.cubes = 767: allowed 1 to 8 (a cube action gives"),
+        ({"red_line": -5}, "rules.red_line = -5: allowed 0 to 1000 (a track value)"),
+        ({"turn_cap": 10**6}, "rules.turn_cap = 1000000: allowed 1 to 2000"),
+        ({"gardener_step": 16}, "rules.gardener_step = 16: allowed 1 to 15 (less than"),
+        ({"final_value": 2}, "rules.final_value = 2: allowed 3 to 20 (more than gardener_value)"),
+        ({"cats_total": 3}, "rules.cats_total = 3: allowed 4 to 100"),
+        (
+            {"orange_track": list(range(200))},
+            "rules.orange_track = [0, 1, 2, 3, 4, 5, 6, 7, ... (200 values)]: allowed a list "
+            "of 2 to 100 integers from 0 to 1000",
+        ),
+        (
+            {"beehives": [2, 1, 1, 1, 1]},
+            "rules.beehives = [2, 1, 1, 1, 1]: allowed a list of 0 to 4 integers from 0 to 100",
+        ),
+        ({"cubes": "3"}, "rules.cubes = '3': allowed an integer from 1 to 8"),
+    ],
+)
+def test_errors_name_the_setting_the_value_and_the_range(
+    overrides: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ConfigError) as error:
+        make_settings(2, overrides)
+    assert str(error.value).startswith(message)

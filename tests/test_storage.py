@@ -11,7 +11,6 @@ import toygame
 
 from cgsim.play.bot_registry import resolve_bot
 from cgsim.play.match import GameOutcome, play_game
-from cgsim.play.results import scan
 from cgsim.play.storage import (
     Columns,
     ResultsStore,
@@ -113,7 +112,7 @@ def test_chunks_are_written_atomically_games_last(
     assert (store.path / "games.parquet" / chunk_name(3)).is_file()
     assert not list(store.path.rglob("*.tmp"))
     assert read_records(store.path) == [{"game_id": 7}]
-    assert scan(store.path, "games").collect()["game_id"].to_list() == [7]
+    assert pl.read_parquet(store.path / "games.parquet" / chunk_name(3))["game_id"].to_list() == [7]
 
 
 def test_failed_write_leaves_no_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from cgsim.errors import ConfigError
+from cgsim.games.contract import Schema
 from cgsim.play.config import load_config, with_overrides
 from cgsim.studies.tune import (
     Target,
@@ -42,9 +43,11 @@ def noisy_turns(candidate: dict[str, int], start: int, stop: int) -> pl.DataFram
 def test_successive_halving_finds_the_planted_optimum() -> None:
     candidates = [{"x": x, "y": y} for x in range(10) for y in (0, 3)]
     targets = {"turns": Target(target=53.0, tolerance=0.5)}
-    result = successive_halving(candidates, noisy_turns, targets, games=8, rounds=5)
+    result = successive_halving(
+        candidates, noisy_turns, targets, games=8, rounds=5, schema=Schema()
+    )
     assert result.best == {"x": 5, "y": 3}
-    again = successive_halving(candidates, noisy_turns, targets, games=8, rounds=5)
+    again = successive_halving(candidates, noisy_turns, targets, games=8, rounds=5, schema=Schema())
     assert again.path.equals(result.path)
     first_round = result.path.filter(pl.col("round") == 1)
     assert first_round.height == 20 and first_round["kept"].sum() == 10
@@ -101,7 +104,7 @@ def test_empty_free_settings_and_choices_are_clear_errors(tmp_path: Path) -> Non
     with pytest.raises(ConfigError, match=r"tune\.free\.start_cats: an empty list of choices"):
         tune_spec(spec_config(tmp_path, {**GOOD, "free": {"start_cats": []}}))
     with pytest.raises(TuneError, match="no candidates to search"):
-        successive_halving([], noisy_turns, GOOD_TARGETS, games=1, rounds=1)
+        successive_halving([], noisy_turns, GOOD_TARGETS, games=1, rounds=1, schema=Schema())
 
 
 def test_a_candidate_the_rules_refuse_is_named(tmp_path: Path) -> None:

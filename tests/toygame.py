@@ -236,7 +236,12 @@ class ToyGame:
     def render(self, state: Any) -> str:
         return " ".join(f"{t}/{g}" for t, g in zip(state.totals, state.targets, strict=True))
 
+    def validate_record(self, record: Any) -> None:
+        if not isinstance(record.get("turns"), list):
+            raise RecordError("toy record: turns must be a list")
+
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, Any]]:
+        self.validate_record(record)
         rules = ToyRules(**record["rules"])
         state = self.new_game(rules, record["seed"])
         yield 0, state

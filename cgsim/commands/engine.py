@@ -9,6 +9,11 @@ import typer
 
 from cgsim.errors import ConfigError, RecordError
 from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.play.limits import MAX_GAMES, check_int, check_seed
+from cgsim.play.paths import require_output_file
+
+MAX_BENCH_GAMES = 100_000
+"""Games per speed measurement."""
 
 
 def split_bot_list(text: str) -> list[str]:
@@ -113,6 +118,9 @@ def register(app: typer.Typer) -> None:
         from cgsim.play.match import GameSpec
         from cgsim.play.pool import WorkerContext, play_in_worker
 
+        check_seed("--seed", seed)
+        if record is not None:
+            require_output_file(record, "--record")
         the_game = get_game(game)
         if not the_game.info.min_players <= players <= the_game.info.max_players:
             raise ConfigError(
@@ -138,8 +146,8 @@ def register(app: typer.Typer) -> None:
         error = game_row.get("error")
         if error is not None:
             seat = game_row.get("error_seat")
-            who = f"seat {seat} ({names[seat]})" if seat is not None else "no seat"
-            typer.echo(f"game ended in error: {who}: {error}", err=True)
+            who = f"seat {seat} ({names[seat]}): " if seat is not None else ""
+            typer.echo(f"game ended in error: {who}{error}", err=True)
         if show and data is not None and error is None:
             for turn, state in the_game.replay(data):
                 typer.echo(f"\n=== {_turn_label(the_game, turn, state)} ===")
@@ -181,10 +189,12 @@ def register(app: typer.Typer) -> None:
         from cgsim.games.recordio import read_record
 
         data = read_record(file, index)
-        the_game = get_game(str(data.get("game", DEFAULT_GAME)))
-        turns = {t.get("n"): t for t in data.get("turns", []) if isinstance(t, dict)}
+        where = str(file) if file.name.endswith(".json") else f"{file}: record {index + 1}"
+        the_game = _game_of_record(data, where)
         shown = False
         try:
+            the_game.validate_record(data)
+            turns = {t["n"]: t for t in data["turns"]}
             for number, state in the_game.replay(data):
                 if turn is not None and number != turn:
                     continue
@@ -195,10 +205,10 @@ def register(app: typer.Typer) -> None:
                     for event in turns[number].get("events", []):
                         typer.echo("  " + _event_text(event))
         except RecordError as error:
-            raise RecordError(f"{file}: {error}") from None
+            raise RecordError(f"{where}: {error}") from None
         if turn is not None and not shown:
             raise ConfigError(f"--turn {turn}: the record has no such turn")
-        result = data.get("result", {})
+        result = data.get("result") or {}
         typer.echo(
             f"\nresult: scores {result.get('scores')}, winners {result.get('winners')}, end {result.get('end')}"
         )
@@ -217,10 +227,26 @@ def register(app: typer.Typer) -> None:
         from cgsim.studies.bench import memory_bench, run_bench
 
         get_game(game)  # an unknown game fails before any measurement
+        check_int("--games", games, 1, MAX_BENCH_GAMES)
+        check_int("--memory-games", memory_games, 0, MAX_GAMES)
+        check_seed("--seed", seed)
         run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
         if memory_games > 0:
             typer.echo("")
             memory_bench(memory_games, seed, typer.echo, game=game)
+
+
+def _game_of_record(record: dict[str, Any], where: str) -> Any:
+    """The game whose record format the record claims (its ``format`` tag)."""
+    from cgsim.games.registry import game_names
+
+    tag = record.get("format")
+    for name in game_names():
+        game = get_game(name)
+        if game.info.record_format == tag:
+            return game
+    known = ", ".join(get_game(name).info.record_format for name in game_names())
+    raise RecordError(f"{where}: format is {tag!r}, not a known record format (known: {known})")
 
 
 def _turn_label(game: Any, turn: int, state: Any) -> str:

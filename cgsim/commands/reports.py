@@ -26,10 +26,12 @@ def register(app: typer.Typer) -> None:
         ] = 200,
     ) -> None:
         """Write report.md, report.html, plots/ and tables/ into DIR and print a summary."""
+        from cgsim.play.paths import require_output_dir
         from cgsim.play.results import require_results_dir
         from cgsim.reporting.report import build_report, save_report, summary_text
 
         results = require_results_dir(directory)
+        require_output_dir(results, "results directory")
         built = build_report(results, n_bootstrap=bootstrap)
         paths = save_report(built, results)
         if open_html_path:

@@ -20,7 +20,7 @@ from cgsim.games.registry import game_names, get_game
 from cgsim.play import shipped
 from cgsim.play.bot_registry import list_bots
 from cgsim.play.config import load_config
-from cgsim.play.runner import cpu_count, format_summary, run_games
+from cgsim.play.runner import check_resumable, format_summary, run_games
 from cgsim.play.schedules import plan_for
 
 EXIT_GAME_ERRORS = 1
@@ -77,9 +77,13 @@ def play(
     """Load, plan, run, summarise, report; exit with the run's code."""
     config = load_config(config_path, overrides)
     plan = plan_for(config, command)
-    workers = config.workers or cpu_count()
-    typer.echo(f"{plan.description}; {workers} workers; results in {config.results_dir}", err=True)
-    result = run_games(config, plan, fresh=fresh, fail_fast=fail_fast)
+    check_resumable(config, plan, fresh=fresh)
+
+    def header(workers: int) -> None:
+        where = f"results in {config.results_dir}"
+        typer.echo(f"{plan.description}; {workers} worker{'s' * (workers > 1)}; {where}", err=True)
+
+    result = run_games(config, plan, fresh=fresh, fail_fast=fail_fast, announce=header)
     typer.echo(format_summary(result))
     if result.status == "interrupted":
         raise typer.Exit(EXIT_INTERRUPTED)

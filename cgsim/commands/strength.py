@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Annotated
 
 import typer
 
 from cgsim.games.registry import DEFAULT_GAME
+from cgsim.play.limits import MAX_GAMES, check_int, check_seed, check_workers, workers_used
 from cgsim.studies.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES
 
 
@@ -57,6 +57,10 @@ def register(app: typer.Typer) -> None:
             if done == total:
                 print(file=sys.stderr)
 
+        check_int("--games", games, 0, MAX_GAMES)
+        check_int("--solo-games", solo_games, 0, MAX_GAMES)
+        check_seed("--seed", seed)
+        check_workers("--workers", workers)
         chosen = [
             part
             for value in bots or []
@@ -67,7 +71,7 @@ def register(app: typer.Typer) -> None:
             chosen or None,
             games=games,
             solo_games=solo_games,
-            workers=workers or os.cpu_count() or 1,
+            workers=workers_used(workers),
             seed=seed,
             budget=budget,
             progress=None if quiet else progress,

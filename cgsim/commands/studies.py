@@ -14,11 +14,19 @@ import typer
 
 from cgsim.errors import CgsimError
 from cgsim.games.registry import DEFAULT_GAME
+from cgsim.play.limits import (
+    MAX_GAMES,
+    check_float,
+    check_int,
+    check_workers,
+)
+from cgsim.play.paths import require_output_dir
 
 EXIT_FOUND = 1
 EXIT_INTERRUPTED = 130
 
 DEFAULT_GOLDEN_BOTS = "random"
+MAX_GOLDEN_GAMES = 1000
 
 
 def register(app: typer.Typer) -> None:
@@ -70,13 +78,17 @@ def register(app: typer.Typer) -> None:
         from cgsim.studies.compare import (
             SideStopped,
             beyond_tolerance,
+            check_metric_names,
             format_table,
             parse_tolerances,
+            possible_metrics,
             run_compare,
         )
         from cgsim.studies.sequential import SprtSettings
 
         tolerances = parse_tolerances(fail_on) if fail_on is not None else {}
+        if tolerances:
+            check_metric_names(tolerances, possible_metrics(a) & possible_metrics(b))
         settings = SprtSettings(metric, h0, h1, alpha, beta, batch, max_games) if sprt else None
         try:
             done = run_compare(
@@ -124,6 +136,7 @@ def register(app: typer.Typer) -> None:
         from cgsim.studies.sweep import run_sweep, sweep_dir, sweep_table, write_sweep_report
 
         loaded = load_config(config, {"games": games, "seed": seed, "workers": workers, "out": out})
+        require_output_dir(sweep_dir(loaded), "--out")
         done = run_sweep(loaded, fresh=fresh, echo=typer.echo)
         if any(result.status != "complete" for _, result in done):
             typer.echo("sweep stopped before every point was played; run it again to resume")
@@ -145,11 +158,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Search the free rule settings for the values closest to the targets."""
         from cgsim.play.config import load_config
-        from cgsim.reporting.report import format_value
+        from cgsim.reporting.pages import format_value
         from cgsim.studies.tune import candidate_label, tune_config, tune_spec, write_tune_report
 
         loaded = load_config(config, {"seed": seed, "workers": workers, "out": out})
         spec = tune_spec(loaded)
+        require_output_dir(loaded.results_dir / "tune", "--out")
         result = tune_config(loaded, workers=workers, echo=typer.echo)
         typer.echo(f"best settings: {candidate_label(result.best)}")
         summary = result.best_summary
@@ -176,9 +190,10 @@ def register(app: typer.Typer) -> None:
 
         from cgsim.play.results import require_results_dir
         from cgsim.reporting.balance import write_balance_report
-        from cgsim.reporting.report import markdown_table
+        from cgsim.reporting.pages import markdown_table
 
         require_results_dir(results)
+        require_output_dir(out or results, "--out")
         paths = write_balance_report(results, out)
 
         for name in ("balance_seat_advantage", "balance_flags"):
@@ -217,6 +232,10 @@ def register(app: typer.Typer) -> None:
         from cgsim.studies.regress import regress as run_regress
 
         tolerances = parse_tolerances(",".join(metric), "--metric") if metric else {}
+        check_float("--alpha", alpha, 0.0, 1.0, open_ends=True)
+        check_float("--beta", beta, 0.0, 1.0, open_ends=True)
+        check_int("--batch", batch, 1, MAX_GAMES)
+        check_workers("--workers", workers)
         loaded = load_config(config) if config is not None else None
         outcome = run_regress(
             baseline,
@@ -263,7 +282,10 @@ def register(app: typer.Typer) -> None:
         from cgsim.commands.engine import split_bot_list
         from cgsim.studies.golden import default_games, record_golden
 
-        count = record_golden(out, default_games(games, split_bot_list(bots), game))
+        check_int("--games", games, 1, MAX_GOLDEN_GAMES)
+        planned = default_games(games, split_bot_list(bots), game)
+        require_output_dir(out, "--out")
+        count = record_golden(out, planned)
         typer.echo(f"recorded {count} golden games in {out}")
 
     @golden.command("check")

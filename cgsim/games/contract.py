@@ -429,12 +429,21 @@ class Game(Protocol[StateT, RulesT, ObsT]):
         """A readable terminal picture of a state (plain text, no colour codes)."""
         ...
 
+    def validate_record(self, record: Any) -> None:
+        """Check a record read from a file before anything uses it: its shape (types,
+        ranges, lengths, by the game's declared record schema) and its rules (by the
+        game's settings validation). Raises ``RecordError`` naming the game and the field,
+        e.g. ``cottage-garden record: turn 12 event 3: cell[0] must be 0..4, got 7``.
+        """
+        ...
+
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, StateT]]:
         """Re-play a record through the engine, yielding ``(turn number, state after it)``.
 
         Yields the state at the start of every turn, the deal first and the final state
-        last. Raises ``RecordError`` naming the turn and event at the first event that
-        does not match what the engine does.
+        last. Validates the record first (``validate_record``); raises ``RecordError``
+        naming the turn and event at the first event that does not match what the engine
+        does, or that the engine cannot replay at all (never another exception).
         """
         ...
 

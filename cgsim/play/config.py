@@ -8,7 +8,6 @@ are errors rather than silently ignored. Rule overrides are the game's to check
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -25,11 +24,27 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from cgsim.errors import CgsimError, ConfigError
+from cgsim.games.datafile import read_toml_file
 from cgsim.games.registry import DEFAULT_GAME, game_names, get_game
 from cgsim.play.bot_registry import BotSpec, resolve_bot
+from cgsim.play.limits import (
+    MAX_CHUNKS,
+    MAX_GAMES,
+    MAX_POOL,
+    MAX_SEED,
+    MAX_TIME_LIMIT,
+    MAX_WORKERS,
+    shown,
+)
 from cgsim.play.shipped import config_path, shipped_names
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
+MAX_NAME = 100
+"""Characters of a run name (a folder name)."""
+MAX_SHOWN = 80
+"""Characters of a bad value an error repeats."""
+MAX_PROBLEMS = 10
+"""Problems an error lists one per line (then how many more)."""
 
 
 class BotEntry(BaseModel):
@@ -64,22 +79,34 @@ class RunConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    name: str = Field(pattern=NAME_PATTERN, description="results go to <out>/<name>")
+    name: str = Field(
+        pattern=NAME_PATTERN, max_length=MAX_NAME, description="results go to <out>/<name>"
+    )
     game: str = Field(default=DEFAULT_GAME, description="public id of the game")
     players: int = Field(default=2, ge=1, description="number of seats")
     variant: dict[str, Any] = Field(default_factory=dict, description="game seat options")
     seats: tuple[BotField, ...] = Field(default=(), description="one bot per seat (run)")
-    bots: tuple[BotField, ...] = Field(default=(), description="bot pool (tournament)")
+    bots: tuple[BotField, ...] = Field(
+        default=(), max_length=MAX_POOL, description="bot pool (tournament)"
+    )
     rules: dict[str, Any] = Field(default_factory=dict, description="rule-setting overrides")
     components: Path | None = Field(default=None, description="component catalogue file")
-    games: int = Field(default=100, gt=0, description="games to play")
-    seed: int = Field(default=1, ge=0, description="run seed")
-    workers: int = Field(default=0, ge=0, description="worker processes, 0 = all cores")
+    games: int = Field(default=100, ge=1, le=MAX_GAMES, description="games to play")
+    seed: int = Field(default=1, ge=0, le=MAX_SEED, description="run seed")
+    workers: int = Field(
+        default=0, ge=0, le=MAX_WORKERS, description="worker processes, 0 = all cores"
+    )
     out: Path = Field(default=Path("results"), description="parent of the results folder")
     records: bool = Field(default=False, description="keep game records")
-    time_limit: float = Field(default=0.0, ge=0, description="seconds per decision, 0 = none")
+    time_limit: float = Field(
+        default=0.0,
+        ge=0,
+        le=MAX_TIME_LIMIT,
+        allow_inf_nan=False,
+        description="seconds per decision, 0 = none",
+    )
     isolate: bool = Field(default=False, description="each bot in its own process")
-    chunk_size: int = Field(default=500, gt=0, description="games per chunk file")
+    chunk_size: int = Field(default=500, ge=1, le=MAX_GAMES, description="games per chunk file")
     sweep: dict[str, list[Any]] = Field(
         default_factory=dict, description="grid for 'cgsim sweep': rule setting or components"
     )
@@ -93,6 +120,26 @@ class RunConfig(BaseModel):
         if value not in game_names():
             raise ValueError(f"unknown game; known games: {', '.join(game_names())}")
         return value
+
+    @model_validator(mode="after")
+    def _players_fit_the_game(self) -> RunConfig:
+        info = get_game(self.game).info
+        if not info.min_players <= self.players <= info.max_players:
+            raise ValueError(
+                f"players = {self.players}: allowed {info.min_players} to {info.max_players} "
+                f"for {self.game}"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _chunks_within_bounds(self) -> RunConfig:
+        chunks = -(-self.games // self.chunk_size)
+        if chunks > MAX_CHUNKS:
+            raise ValueError(
+                f"games / chunk_size = {self.games:,} / {self.chunk_size:,} = {chunks:,} chunks: "
+                f"allowed at most {MAX_CHUNKS:,}; raise chunk_size"
+            )
+        return self
 
     @model_validator(mode="after")
     def _one_bot_per_seat(self) -> RunConfig:
@@ -120,30 +167,62 @@ def _path_of(loc: Sequence[int | str]) -> str:
     return text
 
 
-def _allowed_keys(loc: Sequence[int | str]) -> str:
-    model: type[BaseModel] = BotEntry if len(loc) > 2 and loc[0] in ("seats", "bots") else RunConfig
+def _allowed_keys(loc: Sequence[int | str], model: type[BaseModel]) -> str:
+    if model is RunConfig and len(loc) > 2 and loc[0] in ("seats", "bots"):
+        model = BotEntry
     return ", ".join(model.model_fields)
 
 
-def _describe(error: ErrorDetails) -> str:
+_BOUND_ERRORS = frozenset(
+    {"greater_than", "greater_than_equal", "less_than", "less_than_equal", "finite_number"}
+)
+
+
+def _range_of(model: type[BaseModel], loc: Sequence[int | str]) -> str | None:
+    """``allowed LOW to HIGH (what it is)`` for a top-level field bounded on both sides."""
+    if len(loc) != 1 or not isinstance(loc[0], str) or loc[0] not in model.model_fields:
+        return None
+    field = model.model_fields[loc[0]]
+    low = high = None
+    for item in field.metadata:
+        low = getattr(item, "ge", getattr(item, "gt", low))
+        high = getattr(item, "le", getattr(item, "lt", high))
+    if low is None or high is None:
+        return None
+    note = f" ({field.description})" if field.description else ""
+    return f"allowed {shown(low)} to {shown(high)}{note}"
+
+
+def _describe(error: ErrorDetails, model: type[BaseModel]) -> str:
     loc = error["loc"]
     path = _path_of(loc)
     message = error["msg"].removeprefix("Value error, ")
     if error["type"] == "extra_forbidden":
-        return f"{path}: unknown key; allowed keys: {_allowed_keys(loc)}"
+        return f"{path}: unknown key; allowed keys: {_allowed_keys(loc, model)}"
     if error["type"] == "missing":
         return f"{path}: required"
     if not path:
         return message
-    return f"{path} = {error.get('input')!r}: {message}"
+    allowed = _range_of(model, loc) if error["type"] in _BOUND_ERRORS else None
+    value = shown(error.get("input"))
+    if len(value) > MAX_SHOWN:
+        value = value[: MAX_SHOWN - 3] + "..."
+    return f"{path} = {value}: {allowed or message}"
 
 
-def config_error(error: ValidationError, source: str) -> ConfigError:
-    """One ``ConfigError`` with one line per problem of a pydantic validation error."""
-    lines = [_describe(item) for item in error.errors()]
-    if len(lines) == 1:
+def config_error(
+    error: ValidationError, source: str, model: type[BaseModel] | None = None
+) -> ConfigError:
+    """One ``ConfigError`` with one line per problem of a pydantic validation error;
+    a bound of a field of ``model`` (default :class:`RunConfig`) names the allowed range."""
+    problems = error.errors()
+    lines = [_describe(item, model or RunConfig) for item in problems[:MAX_PROBLEMS]]
+    if len(problems) == 1:
         return ConfigError(f"{source}: {lines[0]}")
-    return ConfigError(f"{source}: {len(lines)} problems:\n" + "\n".join(f"  {x}" for x in lines))
+    if len(problems) > MAX_PROBLEMS:
+        lines.append(f"... and {len(problems) - MAX_PROBLEMS} more")
+    text = "\n".join(f"  {line}" for line in lines)
+    return ConfigError(f"{source}: {len(problems)} problems:\n{text}")
 
 
 def validate_config(data: Mapping[str, Any], source: str = "config") -> RunConfig:
@@ -155,19 +234,14 @@ def validate_config(data: Mapping[str, Any], source: str = "config") -> RunConfi
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """A TOML file as data, with a ``ConfigError`` naming the file when it cannot be read."""
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
+    """A TOML config file as data, with a ``ConfigError`` naming the file when it cannot be
+    read or parsed (a missing file also lists the shipped configs a name may give)."""
+    if not path.exists():
         raise ConfigError(
             f"config file {str(path)!r} does not exist, nor is it a shipped config "
             f"({', '.join(shipped_names())})"
-        ) from None
-    except OSError as error:
-        raise ConfigError(f"config file {str(path)!r} cannot be read: {error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: invalid TOML: {error}") from None
+        )
+    return read_toml_file(path, "config file")
 
 
 def load_config(

@@ -21,10 +21,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import FrameType
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
 from cgsim.games import loop
-from cgsim.games.bot import Bot, NoParams
+from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult, GameSummary, Row
 from cgsim.games.loop import BotFault, bot_name, describe, win_shares
 from cgsim.play.bot_registry import BotSpec
@@ -32,6 +32,10 @@ from cgsim.play.seeds import seat_seed
 from cgsim.play.watch import BotWatch
 
 ERROR_END = "error"
+MAX_ACTIONS = 500_000
+"""Actions of one game at most, whatever the caller asks: a backstop behind each game's
+own turn cap (which no setting can switch off), so no input can make a game run forever.
+Well above the longest game any accepted setting allows."""
 
 
 class GameSpec(NamedTuple):
@@ -142,7 +146,7 @@ def _play(
         decide=referee,
         after_action=recorder.step,
         bot_call=watch,
-        max_actions=max_actions,
+        max_actions=MAX_ACTIONS if max_actions is None else min(max_actions, MAX_ACTIONS),
     )
     return game.result(final), recorder.finish(final)
 
@@ -293,8 +297,9 @@ def play_game(
     (with ``game_id`` and ``block`` added). ``time_limit`` is seconds per decision, 0
     for none; in the main thread an alarm also interrupts a bot that never returns.
     ``max_actions`` ends a game that has not finished after that many actions as an
-    engine error. ``watch`` is told which seat's bot runs (a worker's shares it with the
-    parent). Never raises for a bot's or the engine's fault: see ``GameOutcome.error``.
+    engine error (never more than :data:`MAX_ACTIONS`). ``watch`` is told which seat's
+    bot runs (a worker's shares it with the parent). Never raises for a bot's or the
+    engine's fault: see ``GameOutcome.error``.
     """
     block = game_id if block is None else block
     base = seed if bot_seed is None else bot_seed
@@ -371,21 +376,3 @@ def play_spec(
         block=spec.block,
         bot_seed=spec.bot_seed,
     )
-
-
-class FirstLegalBot(Bot):
-    """Always the first legal action: plays the schema probe without any real bot."""
-
-    description: ClassVar[str] = "the first legal action, always"
-
-    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        return legal_actions[0]
-
-
-PROBE_ACTION_LIMIT = 100_000
-
-
-def probe_game(game: AnyGame, rules: Any, seed: int, players: int) -> GameOutcome:
-    """One game of first-legal-action play: shows which columns the game's rows carry."""
-    probe = BotSpec(label="probe", name="probe", cls=FirstLegalBot, params=NoParams())
-    return play_game(game, rules, seed, [probe] * players, max_actions=PROBE_ACTION_LIMIT)

@@ -16,10 +16,9 @@ boundaries depend only on ``chunk_size``, never on timing: the tables stay ident
 from __future__ import annotations
 
 import math
-import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,13 +27,16 @@ from typing import Any
 import polars as pl
 
 from cgsim.errors import CgsimError
-from cgsim.games.contract import AnyGame, Row
+from cgsim.games.contract import AnyGame, Row, Schema
 from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig
+from cgsim.play.limits import workers_used
+from cgsim.play.manifest import read_manifest_data
 from cgsim.play.match import ERROR_END
+from cgsim.play.paths import require_output_dir
 from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
 from cgsim.play.progress import Progress
-from cgsim.play.results import scan
+from cgsim.play.results import Results, open_results, table_schemas
 from cgsim.play.schedules import Plan
 from cgsim.play.storage import ResultsStore, TableSchemas, resume_conflicts
 from cgsim.version import __version__
@@ -82,13 +84,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def cpu_count() -> int:
-    """Cores this process may use."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 def new_manifest(config: RunConfig, plan: Plan, game: AnyGame) -> dict[str, Any]:
     """The manifest of a run about to start."""
     return {
@@ -121,27 +116,38 @@ def new_manifest(config: RunConfig, plan: Plan, game: AnyGame) -> dict[str, Any]
         "status": "running",
         "started": _now(),
         "finished": None,
-        "timings": {"wall_seconds": 0.0, "games_per_second": 0.0},
+        "timings": {"wall_seconds": 0.0, "games_per_second": 0.0, "games_played": 0},
     }
 
 
-def _prepare(store: ResultsStore, manifest: dict[str, Any], fresh: bool) -> None:
+def _prepare(store: ResultsStore, manifest: dict[str, Any], fresh: bool) -> Results | None:
+    """The run already stored in the directory, checked (None when it is empty), or a
+    ``ResumeError`` when it is a different run."""
     if fresh:
         store.clear()
-    previous = store.read_manifest()
-    if previous is None:
+    if not store.manifest_path.is_file():
         if store.has_data():
             raise ResumeError(
                 f"{store.path} holds results without a manifest; use --fresh to start over"
             )
-        return
-    conflicts = resume_conflicts(previous, manifest)
+        return None
+    stored = read_manifest_data(store.manifest_path)
+    conflicts = resume_conflicts(stored, manifest)
     if conflicts:
         raise ResumeError(
             f"{store.path} holds a different run ({'; '.join(conflicts)}); "
             "use --fresh to start over, or another name or --out"
         )
     store.remove_temporary_files()
+    return open_results(store.path)
+
+
+def check_resumable(config: RunConfig, plan: Plan, *, fresh: bool = False) -> None:
+    """Raise what :func:`run_games` would about the results directory (a different run, a
+    damaged one), so a command can refuse before it announces the run."""
+    if not fresh:
+        manifest = new_manifest(config, plan, get_game(config.game))
+        _prepare(ResultsStore(config.results_dir), manifest, fresh=False)
 
 
 def _frames(schemas: TableSchemas, batch: Batch) -> dict[str, pl.DataFrame]:
@@ -160,11 +166,11 @@ def _write(store: ResultsStore, schemas: TableSchemas, index: int, batch: Batch)
 
 
 def _pending(
-    store: ResultsStore, total: int, chunk_size: int
+    store: ResultsStore, previous: Results | None, total: int, chunk_size: int, schema: Schema
 ) -> tuple[dict[int, _ChunkBuffer], list[Sequence[int]]]:
     """A buffer per incomplete chunk (holding its partial games) and the ids still to play."""
-    done = store.done_chunks()
-    partials = store.read_partials()
+    done = previous.done_chunks() if previous is not None else set()
+    partials = store.read_partials(table_schemas(schema), chunk_size, total)
     buffers: dict[int, _ChunkBuffer] = {}
     todo: list[Sequence[int]] = []
     for index in range(math.ceil(total / chunk_size)):
@@ -201,11 +207,48 @@ def _keep_partials(
 
 
 def _count_errors(store: ResultsStore) -> int:
-    games = scan(store.path, "games")
-    if "end" not in games.collect_schema().names():
-        return 0
-    count: int = games.filter(pl.col("end") == ERROR_END).select(pl.len()).collect().item()
+    results = open_results(store.path)
+    with results.reading():
+        count: int = (
+            results.scan("games")
+            .filter(pl.col("end") == ERROR_END)
+            .select(pl.len())
+            .collect()
+            .item()
+        )
     return count
+
+
+def _carried_over(previous: Results | None, manifest: dict[str, Any]) -> None:
+    """Keep what a resumed run already knew: when it started and how long it played."""
+    if previous is None:
+        return
+    manifest["started"] = previous.manifest.started or manifest["started"]
+    if previous.manifest.timings is not None:
+        manifest["timings"] = dict(previous.data["timings"])
+
+
+def _finished(previous: Results | None, status: str, played: int) -> str | None:
+    """When the run completed: kept when re-running a complete run played nothing."""
+    if status != "complete":
+        return None
+    if previous is not None and previous.manifest.status == "complete" and not played:
+        return previous.manifest.finished or _now()
+    return _now()
+
+
+def _timings(before: Mapping[str, Any], wall: float, played: int, workers: int) -> dict[str, Any]:
+    """The run's timings over every session: a session that played nothing changes none."""
+    if not played:
+        return dict(before)
+    wall_total = float(before.get("wall_seconds", 0.0)) + wall
+    played_total = int(before.get("games_played", 0)) + played
+    return {
+        "wall_seconds": round(wall_total, 3),
+        "games_played": played_total,
+        "games_per_second": round(played_total / wall_total, 2) if wall_total > 0 else 0.0,
+        "workers": workers,
+    }
 
 
 def run_games(
@@ -215,6 +258,7 @@ def run_games(
     fresh: bool = False,
     fail_fast: bool = False,
     progress: bool | None = None,
+    announce: Callable[[int], object] | None = None,
 ) -> RunResult:
     """Play the plan's missing games into ``config.results_dir`` and update its manifest.
 
@@ -225,20 +269,26 @@ def run_games(
     incomplete chunks in ``partial/``, which the next run completes, and which are also
     written every :data:`PARTIAL_EVERY` seconds). ``progress`` shows progress on stderr:
     None a bar on a terminal and a line every few seconds elsewhere, True a bar, False
-    nothing.
+    nothing. ``announce`` hears the number of worker processes used, before the first
+    game. The results folder is checked first (``ConfigError`` when it cannot be written).
     """
     game = get_game(config.game)
+    require_output_dir(config.results_dir, "results folder")
     store = ResultsStore(config.results_dir)
     manifest = new_manifest(config, plan, game)
-    _prepare(store, manifest, fresh)
+    previous = _prepare(store, manifest, fresh)
+    _carried_over(previous, manifest)
+    schema = game.schema(plan.rules)
     total = len(plan.schedule)
-    buffers, todo = _pending(store, total, config.chunk_size)
+    buffers, todo = _pending(store, previous, total, config.chunk_size, schema)
     remaining = sum(len(ids) for ids in todo)
     manifest["games_done"], manifest["games_partial"] = _stored(total, buffers)
     store.write_manifest(manifest)
 
-    workers = max(1, min(config.workers or cpu_count(), remaining))
-    schemas = TableSchemas.from_schema(game.schema(plan.rules))
+    workers = workers_used(config.workers, remaining)
+    if announce is not None:
+        announce(workers)
+    schemas = TableSchemas.from_schema(schema)
     shown = Progress(total, total - remaining, config.name, progress, sys.stderr)
     context = WorkerContext(
         config.game, plan.rules, plan.bots, config.records, config.time_limit, config.isolate
@@ -279,13 +329,8 @@ def run_games(
         "games_partial": partial,
         "errors": _count_errors(store),
         "status": status,
-        "finished": _now() if status == "complete" else None,
-        "timings": {
-            "wall_seconds": round(wall, 3),
-            "games_played": played,
-            "games_per_second": round(played / wall, 2) if wall > 0 else 0.0,
-            "workers": workers,
-        },
+        "finished": _finished(previous, status, played),
+        "timings": _timings(manifest["timings"], wall, played, workers),
     }
     store.write_manifest(manifest)
     return RunResult(
@@ -305,20 +350,22 @@ def run_games(
 
 def bot_table(results_dir: Path) -> pl.DataFrame:
     """Per bot: seats played, errors, mean win share, mean score (finished games only)."""
-    seats = scan(results_dir, "seats")
+    results = open_results(results_dir)
     finished = pl.col("end") != ERROR_END
-    return (
-        seats.group_by("bot")
-        .agg(
-            seats=pl.len(),
-            errors=(~finished).sum(),
-            win_share=pl.col("win_share").mean(),
-            mean_score=pl.col("score").filter(finished).mean(),
-            mean_rank=pl.col("rank").filter(finished).mean(),
+    with results.reading():
+        return (
+            results.scan("seats")
+            .group_by("bot")
+            .agg(
+                seats=pl.len(),
+                errors=(~finished).sum(),
+                win_share=pl.col("win_share").mean(),
+                mean_score=pl.col("score").filter(finished).mean(),
+                mean_rank=pl.col("rank").filter(finished).mean(),
+            )
+            .sort(["win_share", "bot"], descending=[True, False])
+            .collect()
         )
-        .sort(["win_share", "bot"], descending=[True, False])
-        .collect()
-    )
 
 
 def format_summary(result: RunResult) -> str:

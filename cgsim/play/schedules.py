@@ -27,6 +27,7 @@ from typing import Any, Literal
 from cgsim.errors import ConfigError
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.config import RunConfig, resolve_bots, resolve_rules
+from cgsim.play.limits import MAX_GAMES, MAX_SEATINGS
 from cgsim.play.match import GameSpec
 from cgsim.play.pool import Schedule
 from cgsim.play.seeds import deal_seed, game_seed
@@ -113,14 +114,30 @@ def plan_run(config: RunConfig) -> Plan:
     return Plan("run", bots, schedule, resolve_rules(config), description)
 
 
+def seatings_bound(pool: int, players: int) -> int:
+    """At most how many games one deal block of a tournament holds (each combination
+    has at most ``players`` seatings), counted without building them."""
+    if pool >= players:
+        return math.comb(pool, players) * players
+    return math.comb(pool + players - 1, players) * players
+
+
 def plan_tournament(config: RunConfig) -> Plan:
     """Every combination of the pool, every seating of each, on shared deals."""
     if not config.bots:
         raise ConfigError("bots: a tournament needs a pool of bots (bots = [...])")
+    per_deal = seatings_bound(len(config.bots), config.players)
+    if per_deal > MAX_SEATINGS:
+        raise ConfigError(
+            f"bots: {len(config.bots)} bots at {config.players} seats make up to {per_deal:,} "
+            f"games per deal; allowed at most {MAX_SEATINGS:,}: use a smaller pool"
+        )
     bots = resolve_bots(config, "bots")
     combos = combinations_of(len(bots), config.players)
     seatings = tuple(seating for combo in combos for seating in seatings_of(combo))
     deals = math.ceil(config.games / len(seatings))
+    if deals * len(seatings) > MAX_GAMES:
+        deals = MAX_GAMES // len(seatings)
     schedule = DealSchedule(config.seed, seatings, deals * len(seatings))
     description = (
         f"tournament: {len(bots)} bots, {len(combos)} combinations, "

@@ -24,33 +24,34 @@ from typing import Any
 import polars as pl
 import zstandard
 
-from cgsim.games.contract import Column, ColumnType, Row, Schema
+from cgsim.games.contract import Row, Schema
 from cgsim.games.recordio import iter_records
+from cgsim.play.manifest import read_manifest_data
 from cgsim.play.results import (
     CHUNK_GLOB,
     CORE_SCHEMAS,
+    EXTRA_TABLE_CORE,
     MANIFEST,
+    READ_ERRORS,
     TABLE_SUFFIX,
+    ResultsError,
     chunk_files,
-    read_manifest,
+    chunk_index,
     table_dir,
+    table_schemas,
 )
 
 RECORDS_DIR = "records"
 PARTIAL_DIR = "partial"
 """Finished games of chunks a stopped run left incomplete, kept for the next run."""
-EXTRA_TABLE_CORE: dict[str, pl.DataType] = {
-    "game_id": pl.Int64(),
-    "block": pl.Int64(),
-    "seat": pl.Int64(),
-    "bot": pl.String(),
-}
-"""Columns the runner puts first in every game-specific table (the seat's bot label
-when a row names a seat)."""
 
 SORT_KEYS: dict[str, list[str]] = {"games": ["game_id"], "seats": ["game_id", "seat"]}
-RUN_IDENTITY_IGNORES = ("workers", "isolate")
-"""Config fields that may change between a run and its resumption (results do not depend on them)."""
+RUN_IDENTITY_IGNORES = ("workers", "out", "isolate")
+"""Config fields that may change between a run and its resumption: results do not depend
+on them (isolated bots play the same games), and the folder being resumed is the run's
+wherever ``out`` named it from (relative or absolute, from any working directory)."""
+RUN_IDENTITY_PATHS = ("components",)
+"""Config fields that are paths: the same file named two ways is the same run."""
 
 
 def chunk_name(index: int, suffix: str = ".parquet") -> str:
@@ -117,20 +118,6 @@ class Columns:
         return {name: column[index] for name, column in self.data.items()}
 
 
-POLARS_TYPES: dict[ColumnType, pl.DataType] = {
-    ColumnType.INT: pl.Int64(),
-    ColumnType.FLOAT: pl.Float64(),
-    ColumnType.BOOL: pl.Boolean(),
-    ColumnType.STR: pl.String(),
-    ColumnType.INT_LIST: pl.List(pl.Int64()),
-}
-"""How each declared column type is stored."""
-
-
-def _polars_types(columns: Sequence[Column]) -> dict[str, pl.DataType]:
-    return {column.name: POLARS_TYPES[column.type] for column in columns}
-
-
 class TableSchemas:
     """The column types of every table of a run, so that all its chunks agree.
 
@@ -150,12 +137,7 @@ class TableSchemas:
     @classmethod
     def from_schema(cls, schema: Schema) -> TableSchemas:
         """Every table's column types from the game's declared schema."""
-        tables = {
-            "games": _polars_types(schema.games),
-            "seats": _polars_types(schema.seats),
-        }
-        tables |= {table.name: _polars_types(table.columns) for table in schema.tables}
-        return cls(tables)
+        return cls(table_schemas(schema))
 
     def frame(self, table: str, rows: Columns) -> pl.DataFrame:
         """The rows as a frame in the table's schema, sorted by game id (then seat)."""
@@ -202,8 +184,9 @@ class ResultsStore:
         return self.path / MANIFEST
 
     def read_manifest(self) -> dict[str, Any] | None:
-        """The manifest, or None when there is none yet (``ResultsError`` when unreadable)."""
-        return read_manifest(self.path) if self.manifest_path.is_file() else None
+        """The manifest as stored, unchecked, or None when there is none yet
+        (``ResultsError`` when it is no JSON object); readers use ``open_results``."""
+        return read_manifest_data(self.manifest_path) if self.manifest_path.is_file() else None
 
     def write_manifest(self, manifest: Mapping[str, Any]) -> None:
         """Replace the manifest atomically."""
@@ -223,7 +206,8 @@ class ResultsStore:
 
     def done_chunks(self) -> set[int]:
         """Indexes of complete chunks (those whose ``games`` file exists)."""
-        return {int(path.stem.removeprefix("chunk-")) for path in chunk_files(self.path, "games")}
+        indexes = (chunk_index(path) for path in chunk_files(self.path, "games"))
+        return {index for index in indexes if index is not None}
 
     def clear(self) -> None:
         """Remove everything a run wrote here (tables, records, manifest), nothing else."""
@@ -269,17 +253,31 @@ class ResultsStore:
         os.replace(staging, final)
         shutil.rmtree(old, ignore_errors=True)
 
-    def read_partials(self) -> dict[int, tuple[dict[str, pl.DataFrame], list[tuple[int, str]]]]:
-        """Every partial chunk: ``{index: ({table: frame}, [(game_id, record line)])}``."""
+    def read_partials(
+        self, expected: Mapping[str, Mapping[str, pl.DataType]], chunk_size: int, total: int
+    ) -> dict[int, tuple[dict[str, pl.DataFrame], list[tuple[int, str]]]]:
+        """Every partial chunk: ``{index: ({table: frame}, [(game_id, record line)])}``.
+
+        Each is checked first (its tables readable with the ``expected`` columns, its game
+        ids those of its chunk): a damaged one is a ``ResultsError`` naming its folder.
+        """
         found: dict[int, tuple[dict[str, pl.DataFrame], list[tuple[int, str]]]] = {}
         root = self.path / PARTIAL_DIR
         for folder in sorted(root.glob("chunk-*")) if root.is_dir() else []:
-            frames = {p.stem: pl.read_parquet(p) for p in sorted(folder.glob("*.parquet"))}
-            records = []
-            for line in (folder / "records.jsonl").read_text(encoding="utf-8").splitlines():
-                game_id, _, text = line.partition("\t")
-                records.append((int(game_id), text))
-            found[int(folder.name.removeprefix("chunk-"))] = (frames, records)
+            index = chunk_index(folder)
+            if index is None or index * chunk_size >= total or not folder.is_dir():
+                raise ResultsError(
+                    f"{folder}: not a partial chunk of this run; delete it, then run the same "
+                    "command again"
+                )
+            span = range(index * chunk_size, min((index + 1) * chunk_size, total))
+            try:
+                found[index] = _read_partial(folder, expected, span)
+            except (*READ_ERRORS, ValueError, UnicodeDecodeError) as error:
+                raise ResultsError(
+                    f"{folder}: a damaged partial chunk ({_first_line(error)}); delete it, then "
+                    "run the same command again to play its games again"
+                ) from None
         return found
 
     def drop_partial(self, index: int) -> None:
@@ -309,23 +307,63 @@ class ResultsStore:
         _write_atomic(path, lambda target: frame.write_parquet(target, compression="zstd"))
 
 
+def _identity(key: str, value: Any) -> Any:
+    """A config value as it bears on the results: a path resolved."""
+    if key in RUN_IDENTITY_PATHS and isinstance(value, str):
+        return str(Path(value).resolve())
+    return value
+
+
 def resume_conflicts(previous: Mapping[str, Any], current: Mapping[str, Any]) -> list[str]:
     """How a stored manifest's run differs from the one about to run (empty: resumable).
 
     Compares the command, game, engine version and the config except fields results do
-    not depend on (``workers``).
+    not depend on (``workers``, ``out``), paths by the file they name. Keys the stored
+    manifest lacks are not compared: checking the manifest itself is the reader's job.
     """
     conflicts = [
-        f"{key}: {previous.get(key)!r} then, {current.get(key)!r} now"
+        f"{key}: {previous[key]!r} then, {current.get(key)!r} now"
         for key in ("command", "game", "engine_version")
-        if previous.get(key) != current.get(key)
+        if key in previous and previous[key] != current.get(key)
     ]
-    old: Mapping[str, Any] = previous.get("config") or {}
+    old = previous.get("config")
     new: Mapping[str, Any] = current.get("config") or {}
+    if not isinstance(old, Mapping):
+        return conflicts
     for key in sorted(set(old) | set(new)):
-        if key not in RUN_IDENTITY_IGNORES and old.get(key) != new.get(key):
+        if key in RUN_IDENTITY_IGNORES:
+            continue
+        if _identity(key, old.get(key)) != _identity(key, new.get(key)):
             conflicts.append(f"{key}: {old.get(key)!r} then, {new.get(key)!r} now")
     return conflicts
+
+
+def _first_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _read_partial(
+    folder: Path, expected: Mapping[str, Mapping[str, pl.DataType]], span: range
+) -> tuple[dict[str, pl.DataFrame], list[tuple[int, str]]]:
+    """One partial chunk's tables and records, checked (``ValueError`` saying what is wrong)."""
+    frames = {}
+    for path in sorted(folder.glob("*.parquet")):
+        frame = pl.read_parquet(path, hive_partitioning=False, glob=False)
+        columns = expected.get(path.stem)
+        if columns is not None and dict(frame.schema) != dict(columns):
+            raise ValueError(f"{path.name} does not have this run's columns")
+        ids = frame["game_id"] if "game_id" in frame.columns else None
+        if ids is None or ids.null_count() or not all(game_id in span for game_id in ids):
+            raise ValueError(f"{path.name} holds games of another chunk")
+        frames[path.stem] = frame
+    if "games" not in frames or frames["games"]["game_id"].n_unique() != frames["games"].height:
+        raise ValueError("its games table is missing or repeats a game")
+    records = []
+    for line in (folder / "records.jsonl").read_text(encoding="utf-8").splitlines():
+        game_id, _, text = line.partition("\t")
+        records.append((int(game_id), text))
+    return frames, records
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:

@@ -42,7 +42,7 @@ def _height(rows: int) -> float:
     return max(2.5, 0.45 * rows + 1.5)
 
 
-def _errors(table: pl.DataFrame, estimate: str) -> np.ndarray[Any, np.dtype[np.float64]]:
+def interval_errors(table: pl.DataFrame, estimate: str) -> np.ndarray[Any, np.dtype[np.float64]]:
     """Asymmetric error-bar lengths (2 x n) from ``low``/``high``; 0 where missing."""
     values = table[estimate].cast(pl.Float64).to_numpy()
     low = table["low"].cast(pl.Float64).fill_null(float("nan")).to_numpy()
@@ -57,7 +57,7 @@ def _interval_bars(axes: Axes, labels: Sequence[str], table: pl.DataFrame, estim
     axes.barh(
         positions,
         table[estimate].cast(pl.Float64).to_numpy(),
-        xerr=_errors(table, estimate),
+        xerr=interval_errors(table, estimate),
         color=BAR_COLOUR,
         capsize=4,
     )
@@ -87,7 +87,7 @@ def plot_ratings(ratings: pl.DataFrame, path: Path) -> Path:
     axes.errorbar(
         ratings["rating"].to_numpy(),
         positions,
-        xerr=_errors(ratings, "rating"),
+        xerr=interval_errors(ratings, "rating"),
         fmt="o",
         color=BAR_COLOUR,
         capsize=4,

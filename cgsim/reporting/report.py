@@ -10,9 +10,6 @@ generically when the results have them.
 
 from __future__ import annotations
 
-import base64
-import html
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,14 +17,30 @@ from typing import Any
 
 import polars as pl
 
-from cgsim.play.results import GAMES_SCHEMA, SEATS_SCHEMA, read_manifest, scan, table_names
+from cgsim.play.results import (
+    CORE_SCHEMAS,
+    GAMES_SCHEMA,
+    MANIFEST,
+    SEATS_SCHEMA,
+    open_results,
+    read_manifest,
+    scan,
+    table_names,
+)
 from cgsim.reporting import plots
-from cgsim.reporting.balance import DECIDED_ENDS, SECTIONS, balance_tables
+from cgsim.reporting.balance import (
+    MIN_DEPTH_ELO,
+    NO_SCHEMA_NOTE,
+    balance_tables,
+    shown_sections,
+)
+from cgsim.reporting.intervals import interval_table
+from cgsim.reporting.metrics import DECIDED_ENDS, schema_of
+from cgsim.reporting.pages import Page, PageSection, PageTable, format_value, shown_rows, write_page
 from cgsim.reporting.ratings import rate_bots
-from cgsim.reporting.stats import SUMMARY_QUANTILES, clip_unit, cluster_mean_interval
+from cgsim.reporting.stats import SUMMARY_QUANTILES
 
 END_STATUSES = ("normal", "stalled", "aborted", "error")
-CONFIDENCE = 0.95
 MAX_SHOWN_ROWS = 50
 """Rows shown per table in report.md/html; the CSV always has every row."""
 ID_COLUMNS = ("game_id", "block", "seat")
@@ -79,10 +92,12 @@ def write_report(
 
 
 def build_report(results_dir: Path, *, n_bootstrap: int = 200, seed: int = 0) -> Report:
-    """Compute every table of the report (raises ResultsError for a non-results path)."""
-    manifest = read_manifest(results_dir)
-    builder = _Builder(Path(results_dir), manifest, n_bootstrap, seed)
-    return builder.build()
+    """Compute every table of the report (raises ResultsError for a non-results path or a
+    damaged one, naming the file)."""
+    results = open_results(results_dir)
+    builder = _Builder(Path(results_dir), read_manifest(results_dir), n_bootstrap, seed)
+    with results.reading():
+        return builder.build()
 
 
 def save_report(report: Report, out_dir: Path) -> ReportPaths:
@@ -97,10 +112,7 @@ def save_report(report: Report, out_dir: Path) -> ReportPaths:
     plot_paths = {
         name: make(out_dir / "plots" / f"{name}.png") for name, make in report.plot_makers.items()
     }
-    markdown = out_dir / "report.md"
-    markdown.write_text(render_markdown(report), encoding="utf-8")
-    page = out_dir / "report.html"
-    page.write_text(render_html(report, plot_paths), encoding="utf-8")
+    markdown, page = write_page(report_page(report, plot_paths), out_dir, "report")
     return ReportPaths(markdown=markdown, html=page, tables=table_paths, plots=plot_paths)
 
 
@@ -122,49 +134,6 @@ def _extra_numeric(schema: pl.Schema, core: Mapping[str, pl.DataType]) -> list[s
     return [
         n for n, t in schema.items() if n not in core and n not in ID_COLUMNS and _is_numeric(t)
     ]
-
-
-def _interval_table(
-    frame: pl.LazyFrame, keys: Sequence[str], value: pl.Expr, name: str, *, rate: bool
-) -> pl.DataFrame:
-    """Per group of ``keys``: observations, blocks, the mean of ``value`` and its 95%
-    cluster-robust block interval (clipped to [0, 1] for a ``rate``)."""
-    per_block = (
-        frame.group_by([*keys, "block"])
-        .agg(value.cast(pl.Float64).sum().alias("total"), pl.len().alias("count"))
-        .collect()
-    )
-    schema = frame.collect_schema()
-    out_schema: dict[str, pl.DataType] = {k: schema[k] for k in keys}
-    out_schema |= {"games": pl.Int64(), "blocks": pl.Int64(), name: pl.Float64()}
-    out_schema |= {"low": pl.Float64(), "high": pl.Float64()}
-    groups = per_block.partition_by(list(keys), as_dict=True) if keys else {(): per_block}
-    rows = []
-    for key, part in groups.items() if not per_block.is_empty() else []:
-        interval = cluster_mean_interval(
-            part["total"].to_numpy(), part["count"].to_numpy(), CONFIDENCE
-        )
-        if rate:
-            interval = clip_unit(interval)
-        rows.append(
-            {
-                **dict(zip(keys, key, strict=True)),
-                "games": int(part["count"].sum()),
-                "blocks": part.height,
-                name: interval.estimate,
-                "low": _none_if_nan(interval.low),
-                "high": _none_if_nan(interval.high),
-            }
-        )
-    return (
-        pl.DataFrame(rows, schema=out_schema).sort(list(keys))
-        if keys
-        else pl.DataFrame(rows, schema=out_schema)
-    )
-
-
-def _none_if_nan(value: float) -> float | None:
-    return None if math.isnan(value) else value
 
 
 def _quantile_name(q: float) -> str:
@@ -235,6 +204,8 @@ class _Builder:
         self.decided_games = self.games.filter(pl.col("end").is_in(DECIDED_ENDS))
         self.decided_ids = self.decided_games.select("game_id")
         self.decided_seats = self.seats.join(self.decided_ids, on="game_id", how="semi")
+        self.schema = schema_of(manifest, str(results / MANIFEST))
+        self.balance: dict[str, pl.DataFrame] = {}
 
     def build(self) -> Report:
         counts = self.games.select(
@@ -256,6 +227,12 @@ class _Builder:
             self.notes.append(
                 f"Outcome statistics use the {decided} of {total} games that ended normal or stalled."
             )
+            if "schema" not in self.manifest:
+                self.notes.append(NO_SCHEMA_NOTE)
+            names = [*CORE_SCHEMAS]
+            names += [n for n in table_names(self.results) if n not in CORE_SCHEMAS]
+            tables = {name: scan(self.results, name) for name in names}
+            self.balance = balance_tables(tables, self.schema, seed=self.seed)
             if max_players > 1:
                 self._outcomes()
             else:
@@ -320,7 +297,7 @@ class _Builder:
 
     def _outcomes(self) -> None:
         contest = self.decided_seats.filter(pl.col("players") > 1)
-        win_rate = _interval_table(contest, ["bot"], pl.col("win_share"), "win_rate", rate=True)
+        win_rate = interval_table(contest, ["bot"], pl.col("win_share"), "win_rate", rate=True)
         win_rate = win_rate.with_columns(
             (pl.col("win_rate") * pl.col("games")).round(9).alias("wins")
         ).select("bot", "games", "blocks", "wins", "win_rate", "low", "high")
@@ -346,13 +323,15 @@ class _Builder:
                 "Ratings",
                 "Bradley-Terry strengths fitted to every pair of seats in every game (a tie is "
                 "half a win each way), on the Elo scale (+400 = 10:1 odds), mean bot 0. "
-                f"95% intervals: {self.n_bootstrap} bootstrap resamples of whole deal blocks.",
+                f"95% intervals: {self.n_bootstrap} bootstrap resamples of whole deal blocks. "
+                "The gap from the strongest to the weakest bot is the skill depth: a gap "
+                f"below {MIN_DEPTH_ELO:.0f} Elo is flagged in the balance flags.",
                 ("ratings",),
                 ("ratings",),
             )
         )
         self._head_to_head(contest)
-        position = _interval_table(contest, ["bot"], pl.col("rank"), "mean_rank", rate=False)
+        position = interval_table(contest, ["bot"], pl.col("rank"), "mean_rank", rate=False)
         self.tables["finishing_position"] = position.sort(["mean_rank", "bot"])
         self.sections.append(
             Section(
@@ -362,21 +341,6 @@ class _Builder:
             )
         )
         self._seats_advantage(contest)
-        ties = _interval_table(
-            self.decided_games.filter(pl.col("players") > 1),
-            [],
-            pl.col("winners").list.len() > 1,
-            "tie_rate",
-            rate=True,
-        )
-        self.tables["tie_rate"] = ties
-        self.sections.append(
-            Section(
-                "Tie rate",
-                "Share of games with more than one winner, with a 95% block interval.",
-                ("tie_rate",),
-            )
-        )
 
     def _head_to_head(self, contest: pl.LazyFrame) -> None:
         rows = contest.select("game_id", "bot", "rank")
@@ -419,21 +383,22 @@ class _Builder:
         )
 
     def _seats_advantage(self, contest: pl.LazyFrame) -> None:
-        by_seat = _interval_table(
-            contest, ["players", "seat"], pl.col("win_share"), "win_rate", rate=True
-        )
-        by_seat = by_seat.with_columns((1.0 / pl.col("players")).alias("fair"))
-        self.tables["seat_win_rate"] = by_seat
-        self.tables["seat_win_rate_by_bot"] = _interval_table(
+        """Seat advantage is a balance table; the report shows it here, once."""
+        by_seat = self.balance.get("balance_seat_advantage")
+        if by_seat is None:
+            return
+        self.tables["balance_seat_advantage"] = by_seat
+        self.tables["seat_win_rate_by_bot"] = interval_table(
             contest, ["bot", "players", "seat"], pl.col("win_share"), "win_rate", rate=True
         )
-        self.plot_makers["seat_win_rate"] = lambda path: plots.plot_seat_win_rates(by_seat, path)
+        shares = by_seat.rename({"win_share": "win_rate"})
+        self.plot_makers["seat_win_rate"] = lambda path: plots.plot_seat_win_rates(shares, path)
         self.sections.append(
             Section(
                 "Win rate by seat",
-                "Seat 0 plays first; a fair game gives every seat 1/players. 95% block intervals, "
-                "overall and per bot.",
-                ("seat_win_rate", "seat_win_rate_by_bot"),
+                "Seat 0 plays first; a fair game gives every seat 1/players. 95% block intervals; "
+                "'unfair' marks an interval that excludes the fair share. Then per bot.",
+                ("balance_seat_advantage", "seat_win_rate_by_bot"),
                 ("seat_win_rate",),
             )
         )
@@ -477,7 +442,7 @@ class _Builder:
     def _benchmarks(self, benchmarks: Mapping[str, float]) -> None:
         parts = []
         for label, threshold in sorted(benchmarks.items(), key=lambda kv: kv[1]):
-            reached = _interval_table(
+            reached = interval_table(
                 self.decided_seats, ["bot"], pl.col("score") >= threshold, "share", rate=True
             )
             parts.append(
@@ -584,15 +549,17 @@ class _Builder:
     # -- balance
 
     def _balance(self) -> None:
-        """The balance metrics of ``cgsim.reporting.balance``: every run's report carries them."""
-        tables = balance_tables(
-            {name: scan(self.results, name) for name in table_names(self.results)}, seed=self.seed
-        )
-        self.tables.update(tables)
-        for section in SECTIONS:
-            present = tuple(name for name in section.tables if name in tables)
-            if present:
-                self.sections.append(Section(f"Balance: {section.title}", section.text, present))
+        """The balance tables of ``cgsim.reporting.balance``, each shown once: seat advantage
+        is already in "Win rate by seat", and skill depth repeats the win rates and ratings
+        per bot (its flag stays in the flags)."""
+        shown = {*self.tables, "balance_skill_depth"}
+        for section, names in shown_sections(self.balance, self.schema):
+            fresh = tuple(name for name in names if name not in shown)
+            if fresh:
+                self.tables.update({name: self.balance[name] for name in fresh})
+                title = section.title
+                title = title if title.startswith("Balance") else f"Balance: {title}"
+                self.sections.append(Section(title, section.text, fresh))
 
     # -- endings and errors
 
@@ -636,122 +603,27 @@ class _Builder:
 # ---------------------------------------------------------------- rendering
 
 
-def format_value(value: Any, decimals: int = 3) -> str:
-    """A table cell as text: a dash for missing values, floats to ``decimals`` places."""
-    if value is None:
-        return "–"
-    if isinstance(value, float):
-        return "–" if math.isnan(value) else f"{value:.{decimals}f}"
-    if isinstance(value, list):
-        return ", ".join(format_value(v, decimals) for v in value)
-    return str(value)
-
-
-def _decimals(column: pl.Series) -> int:
-    """One precision per column: 1 decimal when its values reach 1000, else 3."""
-    if not column.dtype.is_float():
-        return 3
-    largest = column.abs().fill_nan(None).max()
-    return 1 if isinstance(largest, float) and largest >= 1000 else 3
-
-
-def table_cells(table: pl.DataFrame) -> list[list[str]]:
-    """Every row of ``table`` as formatted text, with one precision per column."""
-    decimals = [_decimals(table[c]) for c in table.columns]
-    return [
-        [format_value(v, d) for v, d in zip(row, decimals, strict=True)]
-        for row in table.iter_rows()
-    ]
-
-
-def _shown(table: pl.DataFrame) -> tuple[pl.DataFrame, str | None]:
-    if table.height <= MAX_SHOWN_ROWS:
-        return table, None
-    return table.head(
-        MAX_SHOWN_ROWS
-    ), f"First {MAX_SHOWN_ROWS} of {table.height} rows; all rows in the CSV."
-
-
-def markdown_table(table: pl.DataFrame) -> str:
-    """A DataFrame as a GitHub-flavoured Markdown table."""
-
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|").replace("\n", " ")
-
-    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |"]
-    lines.append("| " + " | ".join("---" for _ in table.columns) + " |")
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in table_cells(table)]
-    return "\n".join(lines)
-
-
-def render_markdown(report: Report) -> str:
-    """report.md: overview, notes, then each section's tables and plot links."""
-    out = [f"# Report: {_overview_value(report, 'Run')}", ""]
-    out += [
-        markdown_table(pl.DataFrame(report.overview, schema=["item", "value"], orient="row")),
-        "",
-    ]
-    out += [f"- {note}" for note in report.notes]
-    for section in report.sections:
-        out += ["", f"## {section.title}", "", section.text]
-        for name in section.tables:
-            table, cut = _shown(report.tables[name])
-            out += ["", f"`tables/{name}.csv`", "", markdown_table(table)]
-            if cut:
-                out += ["", f"*{cut}*"]
-        for name in section.plots:
-            if name in report.plot_makers:
-                out += ["", f"![{section.title}](plots/{name}.png)"]
-    return "\n".join(out) + "\n"
-
-
-STYLE = """
-body { font-family: sans-serif; max-width: 70rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.9rem; }
-th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: right; }
-th { background: #f0f0f0; }
-td:first-child, th:first-child { text-align: left; }
-img { max-width: 100%; display: block; margin: 0.8rem 0; }
-.caption { color: #666; font-size: 0.8rem; }
-"""
-
-
-def html_table(table: pl.DataFrame) -> str:
-    """A DataFrame as an HTML table (every cell escaped)."""
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>"
-        for row in table_cells(table)
+def report_page(report: Report, plot_paths: Mapping[str, Path]) -> Page:
+    """The report as a page: overview, notes, then each section's tables (cut to
+    :data:`MAX_SHOWN_ROWS` rows, the CSV holds all) and plots."""
+    overview = pl.DataFrame(report.overview, schema=["item", "value"], orient="row")
+    return Page(
+        f"Report: {_overview_value(report, 'Run')}",
+        tables=[PageTable(overview)],
+        notes=report.notes,
+        sections=[
+            PageSection(
+                section.title,
+                section.text,
+                [
+                    shown_rows(report.tables[name], f"tables/{name}.csv", MAX_SHOWN_ROWS)
+                    for name in section.tables
+                ],
+                [plot_paths[name] for name in section.plots if name in plot_paths],
+            )
+            for section in report.sections
+        ],
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def render_html(report: Report, plot_paths: Mapping[str, Path]) -> str:
-    """report.html: one self-contained page (inline CSS, plots as base64 data URIs)."""
-    title = html.escape(f"Report: {_overview_value(report, 'Run')}")
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{title}</title><style>{STYLE}</style></head><body>",
-        f"<h1>{title}</h1>",
-        html_table(pl.DataFrame(report.overview, schema=["item", "value"], orient="row")),
-    ]
-    if report.notes:
-        out.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in report.notes) + "</ul>")
-    for section in report.sections:
-        out += [f"<h2>{html.escape(section.title)}</h2>", f"<p>{html.escape(section.text)}</p>"]
-        for name in section.tables:
-            table, cut = _shown(report.tables[name])
-            out += [f'<p class="caption">tables/{html.escape(name)}.csv</p>', html_table(table)]
-            if cut:
-                out.append(f'<p class="caption">{html.escape(cut)}</p>')
-        for name in section.plots:
-            if name in plot_paths:
-                data = base64.b64encode(plot_paths[name].read_bytes()).decode("ascii")
-                alt = html.escape(section.title)
-                out.append(f'<img alt="{alt}" src="data:image/png;base64,{data}">')
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
 
 
 def _overview_value(report: Report, item: str) -> str:
@@ -782,16 +654,18 @@ def summary_text(report: Report) -> str:
         for row in tables["win_rate"].iter_rows(named=True):
             text = _interval_text(row["win_rate"], row["low"], row["high"])
             lines.append(f"  {row['bot']:<{width}}  {text}  ({row['games']} games)")
-    if "seat_win_rate" in tables:
+    if "balance_seat_advantage" in tables:
         lines.append("Win rate by seat (seat 0 plays first):")
-        for row in tables["seat_win_rate"].iter_rows(named=True):
-            text = _interval_text(row["win_rate"], row["low"], row["high"])
+        for row in tables["balance_seat_advantage"].iter_rows(named=True):
+            text = _interval_text(row["win_share"], row["low"], row["high"])
             lines.append(
                 f"  {row['players']}p seat {row['seat']}  {text}  (fair {row['fair']:.3f})"
             )
-    if "tie_rate" in tables and tables["tie_rate"].height:
-        row = tables["tie_rate"].row(0, named=True)
-        lines.append(f"Tie rate: {_interval_text(row['tie_rate'], row['low'], row['high'])}")
+    outcome = tables.get("balance_outcome")
+    ties = outcome.filter(pl.col("metric") == "tie_rate") if outcome is not None else None
+    if ties is not None and ties.height:
+        row = ties.row(0, named=True)
+        lines.append(f"Tie rate: {_interval_text(row['estimate'], row['low'], row['high'])}")
     if "win_rate" not in tables and "score_by_bot" in tables:
         lines.append("Score per bot (mean, sd, median):")
         for row in tables["score_by_bot"].iter_rows(named=True):

@@ -1,15 +1,12 @@
-"""Plots and pages of the studies (compare, sequential tests, sweeps, tuning).
+"""Plots of the studies (compare, sequential tests, sweeps, tuning).
 
-Like the run report's plots, figures are built with ``matplotlib.figure.Figure`` on the
-Agg canvas (no global state, no display) and saved as PNG; pages are single HTML files
-with the plots inlined as data URIs, so a study's result can be mailed as one file.
+Like the run report's plots (whose canvas and error-bar helpers they share), figures are
+built with ``matplotlib.figure.Figure`` on the Agg canvas (no global state, no display)
+and saved as PNG; ``cgsim.reporting.pages`` puts them on the study's page.
 """
 
 from __future__ import annotations
 
-import base64
-import html
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -17,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from cgsim.reporting.plots import new_figure, save_png
+from cgsim.reporting.plots import interval_errors, new_figure, save_png
 
 COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
@@ -99,14 +96,10 @@ def plot_metric_lines(
     axes = figure.add_subplot()
     for k, (name, frame) in enumerate(series.items()):
         labels = [str(v) for v in frame[x].to_list()]
-        values = frame[y].to_numpy().astype(np.float64)
-        low = frame["low"].fill_null(math.nan).to_numpy().astype(np.float64)
-        high = frame["high"].fill_null(math.nan).to_numpy().astype(np.float64)
-        errors = np.nan_to_num(np.vstack([values - low, high - values]), nan=0.0)
         axes.errorbar(
             range(len(labels)),
-            values,
-            yerr=np.clip(errors, 0, None),
+            frame[y].cast(pl.Float64).to_numpy(),
+            yerr=np.clip(interval_errors(frame, y), 0, None),
             marker="o",
             capsize=3,
             label=name,
@@ -141,29 +134,3 @@ def plot_search_path(path_table: pl.DataFrame, path: Path) -> Path:
     axes.set_ylabel("loss (distance to targets)")
     axes.set_title("Search path")
     return save_png(figure, path)
-
-
-def html_page(
-    title: str,
-    notes: Sequence[str],
-    sections: Sequence[tuple[str, str]],
-    plots: Sequence[Path],
-    *,
-    style: str,
-) -> str:
-    """One self-contained page: title, notes, sections (title, HTML body) and plots."""
-    out = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{html.escape(title)}</title><style>{style}</style></head><body>",
-        f"<h1>{html.escape(title)}</h1>",
-    ]
-    if notes:
-        out.append("<ul>" + "".join(f"<li>{html.escape(n)}</li>" for n in notes) + "</ul>")
-    for heading, body in sections:
-        out += [f"<h2>{html.escape(heading)}</h2>", body]
-    for plot in plots:
-        data = base64.b64encode(plot.read_bytes()).decode("ascii")
-        out.append(f'<img alt="{html.escape(plot.stem)}" src="data:image/png;base64,{data}">')
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"

@@ -173,7 +173,8 @@ def parallel_bench(
     returns the two rates.
     """
     from cgsim.play.config import with_overrides
-    from cgsim.play.runner import cpu_count, run_games
+    from cgsim.play.limits import cpu_count
+    from cgsim.play.runner import run_games
     from cgsim.play.schedules import plan_for
 
     base = config

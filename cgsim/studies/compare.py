@@ -1,7 +1,7 @@
 """Comparing two setups metric by metric: did a change to rules, components or bots alter
 outcomes, really?
 
-Both sides are measured by :func:`cgsim.reporting.balance.game_metrics`. When the two runs share
+Both sides are measured by :func:`cgsim.reporting.metrics.game_metrics`. When the two runs share
 deal seeds (common random numbers: same run seed and schedule) every measure is paired
 by deal, which cancels deal luck and makes the intervals much narrower; otherwise the
 deal blocks of each side are independent units. Means and rates: paired t (Welch t
@@ -27,7 +27,14 @@ import numpy as np
 import polars as pl
 
 from cgsim.errors import CgsimError
-from cgsim.reporting.balance import DECIDED_ENDS, game_metrics, is_rate, metric_columns
+from cgsim.games.contract import Schema
+from cgsim.reporting.metrics import (
+    BOT_PREFIX,
+    DECIDED_ENDS,
+    game_metrics,
+    is_rate,
+    metric_columns,
+)
 from cgsim.reporting.stats import (
     Difference,
     FloatArray,
@@ -89,18 +96,22 @@ class SideStopped(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Side:
-    """One side of a comparison: per-game measures and the decided seat rows."""
+    """One side of a comparison: per-game measures, the decided seat rows and the game's
+    declared schema (which says which measures are proportions)."""
 
     label: str
     metrics: pl.DataFrame
     seats: pl.DataFrame
+    schema: Schema
 
     @classmethod
-    def of(cls, label: str, tables: Mapping[str, pl.DataFrame]) -> Side:
-        """A side from result tables (``games`` and ``seats``)."""
+    def of(cls, label: str, tables: Mapping[str, pl.DataFrame], schema: Schema) -> Side:
+        """A side from result tables (``games`` and ``seats``) and the schema of the game
+        that played them (the run's manifest or ``game.schema(rules)``)."""
         games, seats = tables["games"], tables["seats"]
         decided = games.filter(pl.col("end").is_in(DECIDED_ENDS)).select("game_id", "seed")
-        return cls(label, game_metrics(games, seats), seats.join(decided, on="game_id"))
+        metrics = game_metrics(games, seats, schema)
+        return cls(label, metrics, seats.join(decided, on="game_id"), schema)
 
 
 def shared_seeds(a: Side, b: Side) -> int:
@@ -151,7 +162,7 @@ def _mean_row(a: Side, b: Side, metric: str, paired: bool) -> dict[str, object] 
     if part_a.is_empty() or part_b.is_empty():
         return None
     mean_a, mean_b = float(part_a[metric].mean()), float(part_b[metric].mean())  # type: ignore[arg-type]
-    kind = "rate" if is_rate(metric) else "mean"
+    kind = "rate" if is_rate(metric, a.schema) or is_rate(metric, b.schema) else "mean"
     if paired:
         x, y = pair_by_key(
             part_b["seed"].to_numpy(),
@@ -279,13 +290,16 @@ def compare_sides(
 def compare_tables(
     a: Mapping[str, pl.DataFrame],
     b: Mapping[str, pl.DataFrame],
+    schema: Schema,
     *,
     labels: tuple[str, str] = ("A", "B"),
     alpha: float = ALPHA,
     seed: int = 0,
 ) -> pl.DataFrame:
-    """:func:`compare_sides` on two sets of result tables (``games``, ``seats``)."""
-    return compare_sides(Side.of(labels[0], a), Side.of(labels[1], b), alpha=alpha, seed=seed)
+    """:func:`compare_sides` on two sets of result tables (``games``, ``seats``) of a game
+    with this schema."""
+    sides = Side.of(labels[0], a, schema), Side.of(labels[1], b, schema)
+    return compare_sides(*sides, alpha=alpha, seed=seed)
 
 
 # ---------------------------------------------------------------- tolerances (--fail-on)
@@ -309,6 +323,51 @@ def parse_tolerances(text: str, option: str = "--fail-on") -> dict[str, float]:
     if not tolerances:
         raise FailOnError(f"{option}: no metric:tolerance given, e.g. mean_score:1.0")
     return tolerances
+
+
+def possible_metrics(side: Path) -> set[str]:
+    """The metrics with an interval a comparison can give for one side (a config or a
+    results directory), known before any game is played: from the game's declared schema,
+    the seats and the bots. Lets ``--fail-on`` refuse a misspelt metric before both sides
+    are played."""
+    from cgsim.games.registry import get_game
+    from cgsim.play.config import load_config, resolve_rules
+    from cgsim.play.results import MANIFEST, load_tables, read_manifest
+    from cgsim.play.schedules import plan_for
+    from cgsim.play.storage import Columns, TableSchemas
+    from cgsim.reporting.metrics import schema_of
+
+    ids = {"game_id", "block", "seed", "players"}
+    quantiles = {f"score_q{round(q * 100):02d}" for q in QUANTILES}
+    if is_results_dir(side):
+        schema = schema_of(read_manifest(side), str(side / MANIFEST))
+        tables = load_tables(side)
+        return set(game_metrics(tables["games"], tables["seats"], schema).columns) - ids | quantiles
+    config = load_config(side)
+    plan = plan_for(config, "run" if config.seats else "tournament")
+    schema = get_game(config.game).schema(resolve_rules(config))
+    schemas = TableSchemas.from_schema(schema)
+    empty = game_metrics(
+        schemas.frame("games", Columns()), schemas.frame("seats", Columns()), schema
+    )
+    names = set(empty.columns) - ids | quantiles
+    if config.players > 1:
+        names |= {f"seat{k}_win_rate" for k in range(config.players)}
+        labels = {bot.label for bot in plan.bots}
+        names |= {f"{BOT_PREFIX}{label}" for label in labels} if len(labels) > 1 else set()
+    return names
+
+
+def check_metric_names(
+    tolerances: Mapping[str, float], available: set[str], option: str = "--fail-on"
+) -> None:
+    """A ``FailOnError`` for the first metric that no side can measure."""
+    for metric in tolerances:
+        if metric not in available:
+            raise FailOnError(
+                f"{option} {metric!r}: not a metric of this comparison; "
+                f"available: {', '.join(sorted(available))}"
+            )
 
 
 def beyond_tolerance(table: pl.DataFrame, tolerances: Mapping[str, float]) -> list[str]:
@@ -418,7 +477,8 @@ def _compare_runs(
     progress: Echo,
 ) -> tuple[pl.DataFrame, tuple[Side, Side], list[str]]:
     from cgsim.play.config import load_config
-    from cgsim.play.results import read_manifest
+    from cgsim.play.results import MANIFEST, read_manifest
+    from cgsim.reporting.metrics import schema_of
 
     # The side that is a results directory fixes the seed and game count of the other.
     stored = a if is_results_dir(a) else b if is_results_dir(b) else None
@@ -432,7 +492,9 @@ def _compare_runs(
         games = config_a.games if games is None else games
     tables_a, dir_a = _tables_of(a, labels[0], folder, seed, games, workers, progress)
     tables_b, dir_b = _tables_of(b, labels[1], folder, seed, games, workers, progress)
-    sa, sb = Side.of(labels[0], tables_a), Side.of(labels[1], tables_b)
+    schema_a = schema_of(read_manifest(dir_a), str(dir_a / MANIFEST))
+    schema_b = schema_of(read_manifest(dir_b), str(dir_b / MANIFEST))
+    sa, sb = Side.of(labels[0], tables_a, schema_a), Side.of(labels[1], tables_b, schema_b)
     pairs = shared_seeds(sa, sb)
     notes = [
         f"A: {dir_a}; B: {dir_b}",
@@ -450,20 +512,24 @@ def _compare_sequential(
     workers: int | None,
     echo: Echo,
 ) -> tuple[pl.DataFrame, tuple[Side, Side], list[str]]:
-    from cgsim.play.config import load_config
+    from cgsim.games.registry import get_game
+    from cgsim.play.config import load_config, resolve_rules
     from cgsim.reporting.studyplots import plot_llr
     from cgsim.studies.sequential import DECISION_TEXT, sprt_compare
 
     if is_results_dir(a) or is_results_dir(b):
         raise CompareInputError("--sprt plays games as it goes: give two TOML configs")
-    run = sprt_compare(load_config(a), load_config(b), settings, workers=workers, echo=echo)
+    config_a, config_b = load_config(a), load_config(b)
+    run = sprt_compare(config_a, config_b, settings, workers=workers, echo=echo)
     outcome = run.outcome
     metric = settings.metric
     verdict = DECISION_TEXT[outcome.decision]
     echo(f"SPRT on {metric}: {verdict} after {outcome.games} games per side")
     folder.mkdir(parents=True, exist_ok=True)
     plot_llr(outcome.history(), outcome.bounds, folder / "sprt_llr.png")
-    sa, sb = Side.of(labels[0], run.tables_a), Side.of(labels[1], run.tables_b)
+    schema_a = get_game(config_a.game).schema(resolve_rules(config_a))
+    schema_b = get_game(config_b.game).schema(resolve_rules(config_b))
+    sa, sb = Side.of(labels[0], run.tables_a, schema_a), Side.of(labels[1], run.tables_b, schema_b)
     notes = [
         f"SPRT on {metric}: H0 |B - A| <= {settings.h0:g} against H1 |B - A| >= "
         f"{settings.h1:g}, alpha {settings.alpha:g}, beta {settings.beta:g}: {verdict} after "
@@ -494,10 +560,23 @@ def run_compare(
     each side's run. Raises ``CompareInputError`` for a bad side and ``SideStopped``
     when a side's run is interrupted.
     """
+    from cgsim.play.limits import MAX_GAMES, check_float, check_int, check_seed, check_workers
+    from cgsim.play.paths import require_output_dir
+
     check_side(a, "A")
     check_side(b, "B")
+    check_float("--alpha", alpha, 0.0, 1.0, open_ends=True)
+    if sprt is not None:
+        check_float("--beta", sprt.beta, 0.0, 1.0, open_ends=True)
+        check_int("--batch", sprt.batch, 1, MAX_GAMES)
+        check_int("--max-games", sprt.max_games, 1, MAX_GAMES)
+    if seed is not None:
+        check_seed("--seed", seed)
+    check_workers("--workers", workers)
     labels = side_labels(a, b)
-    folder = out or Path("results") / f"compare-{labels[0]}-vs-{labels[1]}"
+    folder = require_output_dir(
+        out or Path("results") / f"compare-{labels[0]}-vs-{labels[1]}", "--out"
+    )
     if sprt is not None:
         table, sides, notes = _compare_sequential(a, b, folder, labels, sprt, workers, echo)
     else:
@@ -570,8 +649,8 @@ def write_comparison(
 ) -> dict[str, Path]:
     """compare.csv, compare.md, compare.html (self-contained) and two plots in ``out_dir``:
     the score distributions (ECDF of each side) and each measure's standardised change."""
-    from cgsim.reporting.report import STYLE, html_table, markdown_table
-    from cgsim.reporting.studyplots import html_page, plot_ecdf, plot_effects
+    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    from cgsim.reporting.studyplots import plot_ecdf, plot_effects
 
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {"csv": out_dir / "compare.csv"}
@@ -582,26 +661,15 @@ def write_comparison(
         title="Score distributions",
     )
     paths["effects_plot"] = plot_effects(table, out_dir / "compare_effects.png")
-    shown = table
     legend = (
         f"A = {sides[0].label}, B = {sides[1].label}. Difference B - A with its 95% interval; "
         "p-values adjusted by Holm across all metrics; 'changed' when the adjusted p < 0.05."
     )
-    markdown = [f"# {title}", "", legend, ""]
-    markdown += [f"- {note}" for note in notes]
-    markdown += ["", markdown_table(shown), "", "![scores](compare_scores.png)"]
-    markdown += ["", "![changes](compare_effects.png)", ""]
-    paths["markdown"] = out_dir / "compare.md"
-    paths["markdown"].write_text("\n".join(markdown), encoding="utf-8")
-    paths["html"] = out_dir / "compare.html"
-    paths["html"].write_text(
-        html_page(
-            title,
-            [legend, *notes],
-            [("Metrics", html_table(shown))],
-            [paths["scores_plot"], paths["effects_plot"]],
-            style=STYLE,
-        ),
-        encoding="utf-8",
+    metrics = PageSection(
+        "Metrics",
+        tables=[PageTable(table, "compare.csv")],
+        plots=[paths["scores_plot"], paths["effects_plot"]],
     )
+    page = Page(title, text=[legend], notes=notes, sections=[metrics])
+    paths["markdown"], paths["html"] = write_page(page, out_dir, "compare")
     return paths

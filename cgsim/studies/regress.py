@@ -21,6 +21,7 @@ import polars as pl
 from cgsim.errors import CgsimError
 from cgsim.play.config import RunConfig, validate_config, with_overrides
 from cgsim.play.results import MANIFEST, load_tables, read_manifest
+from cgsim.reporting.metrics import game_metrics, schema_of
 from cgsim.studies.golden import Difference, check_golden
 from cgsim.studies.sequential import (
     GameBatches,
@@ -111,6 +112,7 @@ def regress(
         return outcome
     folder = baseline_results(baseline, results)
     stored = load_tables(folder)
+    stored_schema = schema_of(read_manifest(folder), str(folder / MANIFEST))
     replay = baseline_config(folder, config, workers)
     if not tolerances:
         raise RegressError(
@@ -133,8 +135,9 @@ def regress(
         start = 0
         while start < replay.games and open_tests:
             stop = min(start + step_size, replay.games)
-            now = current.play(start, stop)
-            before = _slice(stored, start, stop)
+            now = current.metrics(current.play(start, stop))
+            before_tables = _slice(stored, start, stop)
+            before = game_metrics(before_tables["games"], before_tables["seats"], stored_schema)
             for metric, test in list(open_tests.items()):
                 step = test.update(metric_differences(before, now, metric), stop)
                 outcome.steps.setdefault(metric, []).append(step)

@@ -12,7 +12,7 @@ accepts its H1; "no meaningful change" once both have accepted H0.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -20,12 +20,14 @@ import numpy as np
 import polars as pl
 
 from cgsim.errors import CgsimError
+from cgsim.games.contract import Schema
 from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig, with_overrides
+from cgsim.play.limits import workers_used
 from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
-from cgsim.play.runner import cpu_count
 from cgsim.play.schedules import plan_for
 from cgsim.play.storage import TableSchemas
+from cgsim.reporting.metrics import game_metrics
 from cgsim.reporting.stats import FloatArray, gsprt_llr, pair_by_key, sprt_bounds
 
 Decision = Literal["H0", "H1", "undecided"]
@@ -64,7 +66,7 @@ class SprtSettings:
             raise SprtSettingsError(
                 f"alpha = {self.alpha}, beta = {self.beta}: both must lie strictly between 0 and 1"
             )
-        if not 0.0 <= self.h0 < self.h1:
+        if not 0.0 <= self.h0 < self.h1 < math.inf:
             raise SprtSettingsError(
                 f"h0 = {self.h0}, h1 = {self.h1}: need 0 <= h0 < h1 (tolerated change below "
                 "the meaningful one)"
@@ -179,7 +181,7 @@ class GameBatches:
         self.plan = plan_for(config, "run" if config.seats else "tournament")
         self.game = get_game(config.game)
         self.schemas = TableSchemas.from_schema(self.game.schema(self.plan.rules))
-        self.workers = max(1, workers or config.workers or cpu_count())
+        self.workers = workers_used(workers or config.workers, len(self.plan.schedule))
         context = WorkerContext(
             config.game, self.plan.rules, self.plan.bots, False, config.time_limit
         )
@@ -199,6 +201,15 @@ class GameBatches:
         seatings = getattr(schedule, "seatings", None)
         return len(seatings) if seatings is not None else 1
 
+    @property
+    def schema(self) -> Schema:
+        """The game's declared columns under this config's rules."""
+        return self.game.schema(self.plan.rules)
+
+    def metrics(self, tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+        """The per-game measures of tables this config played (see ``game_metrics``)."""
+        return game_metrics(tables["games"], tables["seats"], self.schema)
+
     def play(self, start: int, stop: int) -> dict[str, pl.DataFrame]:
         """Games ``start..stop-1`` of the plan as tables (``games``, ``seats``, ...)."""
         stop = min(stop, len(self.plan.schedule))
@@ -214,13 +225,9 @@ class GameBatches:
         return frames
 
 
-def metric_differences(
-    a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame], metric: str
-) -> FloatArray:
-    """Per shared deal: B's mean of ``metric`` minus A's (see ``balance.game_metrics``)."""
-    from cgsim.reporting.balance import game_metrics
-
-    ma, mb = game_metrics(a["games"], a["seats"]), game_metrics(b["games"], b["seats"])
+def metric_differences(ma: pl.DataFrame, mb: pl.DataFrame, metric: str) -> FloatArray:
+    """Per shared deal: B's mean of ``metric`` minus A's, from each side's per-game
+    measures (``cgsim.reporting.metrics.game_metrics``)."""
     if metric not in ma.columns or metric not in mb.columns:
         known = sorted(set(ma.columns) & set(mb.columns) - {"game_id", "block", "seed", "players"})
         raise SprtSettingsError(f"--metric {metric!r}: unknown; available: {', '.join(known)}")
@@ -286,7 +293,9 @@ def sprt_compare(
         def differences(start: int, stop: int) -> FloatArray:
             parts_a.append(side_a.play(start, stop))
             parts_b.append(side_b.play(start, stop))
-            return metric_differences(parts_a[-1], parts_b[-1], settings.metric)
+            return metric_differences(
+                side_a.metrics(parts_a[-1]), side_b.metrics(parts_b[-1]), settings.metric
+            )
 
         outcome = run_sequential(differences, settings, echo)
     return PairedRun(outcome, _concat(parts_a), _concat(parts_b))

@@ -27,25 +27,18 @@ from typing import Any
 import polars as pl
 
 from cgsim.errors import CgsimError, ConfigError
+from cgsim.games.contract import Breakdown, Schema
+from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig, resolve_rules, with_overrides
-from cgsim.play.results import load_tables
+from cgsim.play.results import MANIFEST, load_tables, read_manifest
 from cgsim.play.runner import RunResult, run_games
 from cgsim.play.schedules import plan_for
-from cgsim.reporting.balance import game_metrics, summarize_metrics
+from cgsim.reporting.metrics import GAME_MEASURES, game_metrics, schema_of, summarize_metrics
 
 COMPONENTS_KEY = "components"
 MAX_POINTS = 500
-KEY_METRICS = (
-    "seat_fairness",
-    "seat0_win_rate",
-    "mean_score",
-    "margin",
-    "tie_rate",
-    "turns",
-    "final_round_turns",
-    "cats_used",
-)
-"""Metrics plotted against every parameter (all metrics are in the tables)."""
+KEY_METRICS = ("seat_fairness", "seat0_win_rate", "mean_score", "margin", "tie_rate", "turns")
+"""Metrics of every game plotted against every parameter (all metrics are in the tables)."""
 _SAFE = re.compile(r"^[A-Za-z0-9._-]+$")
 
 
@@ -139,13 +132,21 @@ def run_sweep(
     return done
 
 
+def key_metrics(schema: Schema) -> tuple[str, ...]:
+    """The metrics plotted against every parameter: :data:`KEY_METRICS`, the game's declared
+    per-game measures and rates, and its economy (what rule changes usually move)."""
+    own = schema.with_breakdown("games", *GAME_MEASURES)
+    return (*KEY_METRICS, *own, *schema.with_breakdown("seats", Breakdown.ECONOMY))
+
+
 def sweep_table(points: Sequence[SweepPoint], results_dirs: Sequence[Path]) -> pl.DataFrame:
     """Long table: one row per point and metric with the point's values, the metric's mean
     and its 95% block interval."""
     parts = []
     for point, folder in zip(points, results_dirs, strict=True):
         tables = load_tables(folder)
-        summary = summarize_metrics(game_metrics(tables["games"], tables["seats"]))
+        schema = schema_of(read_manifest(folder), str(folder / MANIFEST))
+        summary = summarize_metrics(game_metrics(tables["games"], tables["seats"], schema), schema)
         values = {k: _value_text(k, v) or str(v) for k, v in point.values.items()}
         parts.append(
             summary.select(
@@ -175,17 +176,18 @@ def _series(
 def write_sweep_report(config: RunConfig, table: pl.DataFrame, out_dir: Path) -> dict[str, Path]:
     """sweep.csv (every metric), sweep.md and a self-contained sweep.html: per metric a
     table of the grid, and plots of the key metrics against each parameter."""
-    from cgsim.reporting.report import STYLE, html_table, markdown_table
-    from cgsim.reporting.studyplots import html_page, plot_metric_lines
+    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    from cgsim.reporting.studyplots import plot_metric_lines
 
     keys = list(config.sweep)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {"csv": out_dir / "sweep.csv"}
     table.write_csv(paths["csv"])
     metrics = table["metric"].unique(maintain_order=True).to_list()
+    plotted = key_metrics(get_game(config.game).schema(resolve_rules(config)))
     plots = []
     for key in keys:
-        for metric in [m for m in KEY_METRICS if m in metrics]:
+        for metric in [m for m in plotted if m in metrics]:
             path = out_dir / "plots" / f"{metric}-vs-{key}.png"
             plots.append(
                 plot_metric_lines(
@@ -202,19 +204,21 @@ def write_sweep_report(config: RunConfig, table: pl.DataFrame, out_dir: Path) ->
         f"{', '.join(keys)}, each {config.games} games on the same seeds (run seed "
         f"{config.seed}). Means with 95% block intervals."
     )
-    md = [f"# Sweep: {config.name}", "", intro, ""]
-    sections = []
-    for metric in metrics:
-        rows = table.filter(pl.col("metric") == metric).select(
-            *keys, "games", "estimate", "low", "high"
+    sections = [
+        PageSection(
+            metric,
+            tables=[
+                PageTable(
+                    table.filter(pl.col("metric") == metric).select(
+                        *keys, "games", "estimate", "low", "high"
+                    )
+                )
+            ],
         )
-        md += [f"## {metric}", "", markdown_table(rows), ""]
-        sections.append((metric, html_table(rows)))
-    md += [f"![{p.stem}](plots/{p.name})" for p in plots]
-    paths["markdown"] = out_dir / "sweep.md"
-    paths["markdown"].write_text("\n".join(md) + "\n", encoding="utf-8")
-    paths["html"] = out_dir / "sweep.html"
-    paths["html"].write_text(
-        html_page(f"Sweep: {config.name}", [intro], sections, plots, style=STYLE), encoding="utf-8"
-    )
+        for metric in metrics
+    ]
+    if plots:
+        sections.append(PageSection("Key metrics against each parameter", plots=plots))
+    page = Page(f"Sweep: {config.name}", text=[intro], sections=sections)
+    paths["markdown"], paths["html"] = write_page(page, out_dir, "sweep")
     return paths

@@ -23,7 +23,7 @@ losses are computed on all games each has played, the better half survives, and 
 games per candidate double each round, so noise shrinks where it matters. The loss is
 ``sum(weight * (max(0, |value - target| - tolerance) / scale) ** 2)`` with ``scale`` the
 tolerance (1 when it is 0) unless given. Metric names are those of
-:func:`cgsim.reporting.balance.game_metrics` plus ``seat_fairness``. Same seed, same search.
+:func:`cgsim.reporting.metrics.game_metrics` plus ``seat_fairness``. Same seed, same search.
 """
 
 from __future__ import annotations
@@ -40,8 +40,14 @@ import polars as pl
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from cgsim.errors import CgsimError, ConfigError
+from cgsim.games.contract import Schema
+from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig, config_error, resolve_rules, with_overrides
-from cgsim.reporting.balance import game_metrics, metric_values, summarize_metrics
+from cgsim.play.limits import MAX_GAMES, MAX_SEED
+from cgsim.reporting.metrics import metric_values, summarize_metrics
+
+MAX_GRID = 100_000
+"""Points of the grid of free values (candidates are drawn from it)."""
 
 Candidate = dict[str, Any]
 Evaluate = Callable[[Candidate, int, int], pl.DataFrame]
@@ -64,6 +70,9 @@ class FreeRange(BaseModel):
     def _ordered(self) -> FreeRange:
         if self.max < self.min:
             raise ValueError(f"max ({self.max}) is below min ({self.min})")
+        count = (self.max - self.min) // self.step + 1
+        if count > MAX_GRID:
+            raise ValueError(f"{count:,} values; allowed at most {MAX_GRID:,}: raise step")
         return self
 
     def values(self) -> list[int]:
@@ -100,10 +109,10 @@ class TuneSpec(BaseModel):
     """The ``[tune]`` table of a config, validated."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    games: int = Field(default=40, gt=0)
-    rounds: int = Field(default=4, gt=0, le=12)
-    candidates: int = Field(default=16, gt=0, le=1000)
-    seed: int = Field(default=1, ge=0)
+    games: int = Field(default=40, ge=1, le=MAX_GAMES // 2**12)
+    rounds: int = Field(default=4, ge=1, le=12)
+    candidates: int = Field(default=16, ge=1, le=1000)
+    seed: int = Field(default=1, ge=0, le=MAX_SEED)
     free: dict[str, FreeRange | list[Any]]
     targets: dict[str, Target]
 
@@ -123,6 +132,9 @@ class TuneSpec(BaseModel):
         for key, choices in self.free.items():
             if isinstance(choices, list) and not choices:
                 raise ValueError(f"tune.free.{key}: an empty list of choices")
+        size = math.prod(len(values) for values in self.grid().values())
+        if size > MAX_GRID:
+            raise ValueError(f"tune.free: {size:,} grid points; allowed at most {MAX_GRID:,}")
         return self
 
     def grid(self) -> dict[str, list[Any]]:
@@ -139,7 +151,7 @@ def tune_spec(config: RunConfig) -> TuneSpec:
     try:
         return TuneSpec.model_validate(config.tune)
     except ValidationError as error:
-        raise config_error(error, f"{config.name}: tune") from None
+        raise config_error(error, f"{config.name}: tune", TuneSpec) from None
 
 
 def candidates_of(spec: TuneSpec) -> list[Candidate]:
@@ -180,10 +192,12 @@ def successive_halving(
     *,
     games: int,
     rounds: int,
+    schema: Schema,
     echo: Callable[[str], object] = lambda _: None,
 ) -> TuneResult:
     """Race the candidates: each round every survivor plays the next games (the same ids
-    for all), the better half by loss on all games so far survives, games double."""
+    for all), the better half by loss on all games so far survives, games double.
+    ``schema`` is the game's: it says which measures are proportions."""
     if not candidates:
         raise TuneError("tune: no candidates to search")
     alive = list(range(len(candidates)))
@@ -195,7 +209,8 @@ def successive_halving(
         batch = games * 2**round_index
         for i in alive:
             seen[i].append(evaluate(candidates[i], played, played + batch))
-            values = metric_values(summarize_metrics(pl.concat(seen[i], how="diagonal_relaxed")))
+            frame = pl.concat(seen[i], how="diagonal_relaxed")
+            values = metric_values(summarize_metrics(frame, schema))
             losses[i] = total_loss(values, targets)
         played += batch
         ranked = sorted(alive, key=lambda i: (losses[i], i))
@@ -221,7 +236,7 @@ def successive_halving(
     frame = pl.concat(seen[best], how="diagonal_relaxed")
     return TuneResult(
         best=dict(candidates[best]),
-        best_summary=summarize_metrics(frame),
+        best_summary=summarize_metrics(frame, schema),
         path=pl.DataFrame(path_rows),
         observations={candidate_label(candidates[best]): frame},
     )
@@ -259,12 +274,18 @@ def tune_config(
     def evaluate(candidate: Candidate, start: int, stop: int) -> pl.DataFrame:
         point = configs[candidates.index(candidate)]
         with GameBatches(point, workers) as batches:
-            tables = batches.play(start, stop)
-        return game_metrics(tables["games"], tables["seats"])
+            return batches.metrics(batches.play(start, stop))
 
     echo(f"tune {config.name}: {len(candidates)} candidates, up to {spec.rounds} rounds")
+    schema = get_game(config.game).schema(resolve_rules(configs[0]))
     return successive_halving(
-        candidates, evaluate, spec.targets, games=spec.games, rounds=spec.rounds, echo=echo
+        candidates,
+        evaluate,
+        spec.targets,
+        games=spec.games,
+        rounds=spec.rounds,
+        schema=schema,
+        echo=echo,
     )
 
 
@@ -273,8 +294,8 @@ def _unknown_targets(config: RunConfig, spec: TuneSpec) -> str:
     from cgsim.studies.sequential import GameBatches
 
     with GameBatches(with_overrides(config, {"games": 1}), 1) as batches:
-        tables = batches.play(0, 1)
-    known = set(summarize_metrics(game_metrics(tables["games"], tables["seats"]))["metric"])
+        metrics = batches.metrics(batches.play(0, 1))
+        known = set(summarize_metrics(metrics, batches.schema)["metric"])
     known.add("seat_fairness")
     bad = sorted(set(spec.targets) - known)
     if not bad:
@@ -286,8 +307,8 @@ def write_tune_report(
     config: RunConfig, spec: TuneSpec, result: TuneResult, out_dir: Path
 ) -> dict[str, Path]:
     """tune.md, tune.html, tune_path.csv, tune_best.csv and the search-path plot."""
-    from cgsim.reporting.report import STYLE, html_table, markdown_table
-    from cgsim.reporting.studyplots import html_page, plot_search_path
+    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    from cgsim.reporting.studyplots import plot_search_path
 
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {"path_csv": out_dir / "tune_path.csv", "best_csv": out_dir / "tune_best.csv"}
@@ -308,20 +329,18 @@ def write_tune_report(
         f"of {', '.join(spec.free)} (run seed {config.seed}, candidate seed {spec.seed}); "
         f"best: {candidate_label(result.best)}."
     )
-    md = [f"# Tuning: {config.name}", "", intro, "", "## Best settings against the targets", ""]
-    md += [markdown_table(best_targets), "", "## Search path", "", markdown_table(result.path)]
-    md += ["", "![search path](tune_path.png)", "", "## Every metric of the best settings", ""]
-    md += [markdown_table(result.best_summary), ""]
-    paths["markdown"] = out_dir / "tune.md"
-    paths["markdown"].write_text("\n".join(md), encoding="utf-8")
     sections = [
-        ("Best settings against the targets", html_table(best_targets)),
-        ("Search path", html_table(result.path)),
-        ("Every metric of the best settings", html_table(result.best_summary)),
+        PageSection("Best settings against the targets", tables=[PageTable(best_targets)]),
+        PageSection(
+            "Search path",
+            tables=[PageTable(result.path, "tune_path.csv")],
+            plots=[paths["plot"]],
+        ),
+        PageSection(
+            "Every metric of the best settings",
+            tables=[PageTable(result.best_summary, "tune_best.csv")],
+        ),
     ]
-    paths["html"] = out_dir / "tune.html"
-    paths["html"].write_text(
-        html_page(f"Tuning: {config.name}", [intro], sections, [paths["plot"]], style=STYLE),
-        encoding="utf-8",
-    )
+    page = Page(f"Tuning: {config.name}", text=[intro], sections=sections)
+    paths["markdown"], paths["html"] = write_page(page, out_dir, "tune")
     return paths

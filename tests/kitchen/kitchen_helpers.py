@@ -11,7 +11,7 @@ from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.cards import Catalogue
 from cgsim.games.kitchen.rules import apply, legal_actions, new_game
 from cgsim.games.kitchen.settings import KitchenRules, make_rules
-from cgsim.games.kitchen.state import NONE, OVER, State
+from cgsim.games.kitchen.state import NONE, Phase, State
 
 
 def rules(players: int = 2, **overrides: Any) -> KitchenRules:
@@ -89,7 +89,7 @@ def position(
         market=market_ids,
         discard=discard_ids,
         deck=deck,
-        phase=fields.pop("phase", 2),
+        phase=fields.pop("phase", Phase.ACTIONS),
         actions_left=fields.pop("actions_left", 1),
     )
     return replace(base, **fields)
@@ -133,7 +133,7 @@ def random_game(state: State, seed: int) -> list[State]:
     """Every state of a random play-out from ``state``."""
     rng = random.Random(seed)
     states = [state]
-    while state.phase != OVER:
+    while state.phase != Phase.OVER:
         legal = legal_actions(state)
         state = apply(state, legal[rng.randrange(len(legal))])
         states.append(state)

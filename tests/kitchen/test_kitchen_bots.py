@@ -28,7 +28,7 @@ from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.game import GAME
 from cgsim.games.kitchen.knowledge import Knowledge, sample_world
 from cgsim.games.kitchen.rules import can_plant
-from cgsim.games.kitchen.state import ACTIONS, State
+from cgsim.games.kitchen.state import Phase, State
 from cgsim.reporting.stats import wilson_interval
 from cgsim.studies.strength import play
 
@@ -206,7 +206,7 @@ def test_search_remembers_each_opponents_last_action_phase_move() -> None:
         phase = state.phase
         state = GAME.apply(state, action)
         bot.observe(GAME.observation(state, 1), seat, action)
-        if seat == 0 and phase == ACTIONS:
+        if seat == 0 and phase == Phase.ACTIONS:
             assert bot.last_moves[0] == A.kind_of(action)
             checked += 1
     assert bot.last_moves[1] == -1

@@ -12,7 +12,7 @@ from cgsim.games.contract import GameResult
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.game import GAME
 from cgsim.games.kitchen.scoring import result
-from cgsim.games.kitchen.state import OVER
+from cgsim.games.kitchen.state import Phase
 from cgsim.games.registry import get_game
 
 
@@ -34,7 +34,7 @@ def test_result_ranks_others_by_plants_then_full_beds() -> None:
             (3, "strawberry"): ["1 strawberry"],
         },
     )
-    over = replace(state, phase=OVER, aborted=True)
+    over = replace(state, phase=Phase.OVER, aborted=True)
     outcome = result(over)
     assert isinstance(outcome, GameResult)
     assert outcome.winners == () and outcome.end == "aborted"

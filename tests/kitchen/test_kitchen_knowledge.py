@@ -12,7 +12,7 @@ from cgsim.games.kitchen.game import GAME
 from cgsim.games.kitchen.knowledge import Knowledge, sample_world
 from cgsim.games.kitchen.observation import observe, visible_cards
 from cgsim.games.kitchen.rules import apply, legal_actions
-from cgsim.games.kitchen.state import OVER
+from cgsim.games.kitchen.state import Phase
 
 
 def crow_position() -> tuple[int, int]:
@@ -53,7 +53,7 @@ def test_a_known_card_is_forgotten_once_it_is_in_the_open_again() -> None:
     view = observe(state, 1)
     knowledge = Knowledge.empty(view).update(view, 0, crow, observe(taken, 1))
     assert knowledge.known[0] == (state.discard[0],)
-    replayed = replace(taken, active=0, phase=2, actions_left=1)
+    replayed = replace(taken, active=0, phase=Phase.ACTIONS, actions_left=1)
     plant = A.encode(A.PLANT, type_of(catalogue, "2 beet"))
     planted = apply(replayed, plant)
     forgotten = knowledge.update(observe(replayed, 1), 0, plant, observe(planted, 1))
@@ -99,7 +99,7 @@ def test_knowledge_in_whole_games_is_always_true() -> None:
         rng = random.Random(seed)
         views = [observe(state, s) for s in range(state.players)]
         knowledge = [Knowledge.empty(v) for v in views]
-        while state.phase != OVER:
+        while state.phase != Phase.OVER:
             legal = legal_actions(state)
             action = legal[rng.randrange(len(legal))]
             actor = state.decider

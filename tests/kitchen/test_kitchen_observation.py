@@ -13,7 +13,7 @@ from bots.kitchen_search import KitchenSearchBot, SearchParams
 from cgsim.games.bot import Bot
 from cgsim.games.kitchen.game import GAME
 from cgsim.games.kitchen.observation import Observation, unseen_cards
-from cgsim.games.kitchen.state import OVER, State
+from cgsim.games.kitchen.state import Phase, State
 
 
 def midgame(players: int, seed: int, steps: int) -> State:
@@ -21,7 +21,7 @@ def midgame(players: int, seed: int, steps: int) -> State:
     state = GAME.new_game(rules, seed)
     rng = random.Random(seed)
     for _ in range(steps):
-        if state.phase == OVER:
+        if state.phase == Phase.OVER:
             break
         legal = GAME.legal_actions(state)
         state = GAME.apply(state, legal[rng.randrange(len(legal))])
@@ -76,7 +76,7 @@ def test_decisions_do_not_change_when_hidden_cards_are_shuffled(bot: Bot) -> Non
     checked = 0
     for seed in range(6):
         state = midgame(2 + seed % 3, seed, 25 + 7 * seed)
-        if state.phase == OVER:
+        if state.phase == Phase.OVER:
             continue
         seat = GAME.current_player(state)
         other = shuffle_hidden(state, seat, rng)
@@ -110,9 +110,9 @@ def test_search_decisions_with_knowledge_do_not_change_when_hidden_cards_are_shu
             action = legal[rng.randrange(len(legal))]
             state = GAME.apply(state, action)
             bot.observe(GAME.observation(state, 1), actor, action)
-            if state.phase == OVER:
+            if state.phase == Phase.OVER:
                 break
-        if state.phase == OVER or GAME.current_player(state) != 1:
+        if state.phase == Phase.OVER or GAME.current_player(state) != 1:
             continue
         known = bot.knowledge_for(GAME.observation(state, 1)).known
         other = shuffle_hidden(state, 1, rng)

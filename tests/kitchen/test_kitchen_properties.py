@@ -15,9 +15,10 @@ from kitchen_helpers import all_cards
 from cgsim.errors import IllegalActionError
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen import rules as engine
+from cgsim.games.kitchen.legal import TURN_GENERATORS, has_condition_choice
 from cgsim.games.kitchen.rules import apply, legal_actions, new_game
 from cgsim.games.kitchen.settings import make_rules
-from cgsim.games.kitchen.state import ACTIONS, CONDITIONS, OVER, State
+from cgsim.games.kitchen.state import Phase, State
 
 games = st.tuples(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 2**32))
 
@@ -29,7 +30,7 @@ def play(
     state = new_game(rules, seed)
     rng = random.Random(choices)
     yield state, None
-    while state.phase != OVER:
+    while state.phase != Phase.OVER:
         legal = legal_actions(state)
         assert legal, "a non-terminal state always offers a decision"
         action = legal[rng.randrange(len(legal))]
@@ -56,14 +57,14 @@ def test_hand_limit_holds_after_cleaning_and_turns_terminate(game: tuple[int, in
     for state, action in play(*game):
         if action is not None:
             continue
-        if previous is not None and state.turn != previous.turn and state.phase != OVER:
+        if previous is not None and state.turn != previous.turn and state.phase != Phase.OVER:
             ended = previous.active
             assert len(state.hands[ended]) <= state.rules.settings.hand_limit or (
                 state.active == ended
             )
         previous = state
         final = state
-    assert final is not None and final.phase == OVER
+    assert final is not None and final.phase == Phase.OVER
     assert final.turn <= final.rules.settings.turn_cap
 
 
@@ -104,11 +105,11 @@ def test_shortcuts_agree_with_the_full_generation(game: tuple[int, int, int]) ->
         if action is None:
             continue
         legal = legal_actions(state)
-        if state.phase == CONDITIONS:
-            assert engine._has_condition_choice(state) == (len(legal) > 1)
-        if state.phase == ACTIONS:
+        if state.phase == Phase.CONDITIONS:
+            assert has_condition_choice(state) == (len(legal) > 1)
+        if state.phase == Phase.ACTIONS:
             types = sorted({state.rules.catalogue.card_types[c] for c in state.hands[state.active]})
-            joined = [a for _, gen in engine._TURN_GENERATORS for a in gen(state, types)]
+            joined = [a for _, gen in TURN_GENERATORS for a in gen(state, types)]
             assert legal == joined
         twin = replace(state)  # equal but not identical: the memo does not apply
         assert all(engine._is_legal(twin, a) for a in legal)

@@ -115,14 +115,19 @@ def test_malformed_records_are_reported() -> None:
     record, _ = recorded_game(2, 2, cap=20)
     no_components = {k: v for k, v in record.items() if k != "components"}
     bad_rules = {**record, "rules": {**record["rules"], "hand_limit": -1}}
+    out_of_range = {**record, "rules": {**record["rules"], "hand_limit": 50}}
     extra = copy.deepcopy(record)
     extra["turns"][-1]["events"].append({"e": "harvest", "card": 0})
     cases = [
-        (no_components, "record is missing the field 'components'"),
-        (bad_rules, "record rules or components are invalid: rule setting hand_limit"),
-        ({**record, "seed": "2"}, "record seed must be an integer, got '2'"),
-        ({**record, "turns": []}, "record field 'turns' must be a non-empty list"),
-        ({**record, "turns": [{}]}, "turn entry 0 needs 'n', 'seat' and 'events'"),
+        (no_components, "kitchen-garden record: the record misses the field 'components'"),
+        (bad_rules, r"kitchen-garden record: rules\.hand_limit must be 0\.\.100, got -1"),
+        (
+            out_of_range,
+            "kitchen-garden record: rules: rules.hand_limit = 50: allowed an integer from 0 to 30",
+        ),
+        ({**record, "seed": "2"}, "kitchen-garden record: seed must be an integer, got '2'"),
+        ({**record, "turns": []}, r"kitchen-garden record: turns must have 1\.\.1000000 items"),
+        ({**record, "turns": [{}]}, "kitchen-garden record: turn 1 misses the field 'n'"),
         (extra, r"turn 20: event .* comes after the end of the game"),
     ]
     for bad, message in cases:

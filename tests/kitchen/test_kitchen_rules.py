@@ -13,19 +13,7 @@ from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.cards import BAZAAR, CROW, HOLIDAY
 from cgsim.games.kitchen.rules import apply, legal_actions, new_game
 from cgsim.games.kitchen.settings import make_rules
-from cgsim.games.kitchen.state import (
-    ACTIONS,
-    BAZAAR_SWAPS,
-    CLEANING,
-    CONDITIONS,
-    HOLIDAY_DISCARDS,
-    MIDDLE,
-    NONE,
-    OVER,
-    SLUGGARD_RESPONSE,
-    USED,
-    State,
-)
+from cgsim.games.kitchen.state import MIDDLE, NONE, USED, Phase, State
 
 
 def t(state: State, name: str) -> int:
@@ -108,7 +96,7 @@ def test_immediate_win_when_all_four_beds_are_fully_planted() -> None:
         actions_left=2,
     )
     after, log = act_logged(state, A.PLANT, t(state, "2 strawberry"))
-    assert after.phase == OVER and after.winner == 0 and not after.aborted
+    assert after.phase == Phase.OVER and after.winner == 0 and not after.aborted
     assert log[-1] == {"e": "win", "seat": 0}
     assert all(e["e"] != "prize" for e in log)
     assert legal_actions(after) == []
@@ -125,7 +113,7 @@ def test_weed_goes_on_an_opponent_bed_with_a_free_slot_only() -> None:
     legal = legal_actions(state)
     crops = state.rules.catalogue.crops
     weeds = [a for a in legal if A.kind_of(a) == A.WEED]
-    assert {A.args_of(a)[:2] for a in weeds} == {
+    assert {A.decode(a)[1:3] for a in weeds} == {
         (1, crops.index(c)) for c in ("strawberry", "cabbage", "pumpkin")
     }
     after = act(state, A.WEED, 1, crops.index("pumpkin"))
@@ -169,10 +157,10 @@ def test_bazaar_replaces_the_market_then_allows_two_swaps() -> None:
         ["3 pumpkin", "2 pumpkin", "1 pumpkin", "3 cabbage", "2 cabbage", "1 cabbage"]
     )
     assert sorted(after.discard) == sorted(state.discard + state.market)
-    assert after.phase == BAZAAR_SWAPS and after.specials[BAZAAR] == (1,)
+    assert after.phase == Phase.BAZAAR_SWAPS and after.specials[BAZAAR] == (1,)
     after = act(after, A.BAZAAR_SWAP, t(state, "weed"), 0)
     after = act(after, A.BAZAAR_SWAP, t(state, "worker"), 1)
-    assert after.phase == CLEANING or after.active == 1
+    assert after.phase == Phase.CLEANING or after.active == 1
     assert names(after, after.hands[0]) == ["2 pumpkin", "3 pumpkin", "Sluggard"]
 
 
@@ -192,7 +180,7 @@ def test_holiday_discards_in_order_from_the_player_then_draws_in_order() -> None
     )
     after, log = act_logged(state, A.HOLIDAY)
     assert log == [{"e": "holiday"}]
-    assert after.phase == HOLIDAY_DISCARDS and after.sub_seat == 0 and after.sub == 3
+    assert after.phase == Phase.HOLIDAY_DISCARDS and after.sub_seat == 0 and after.sub == 3
     for name in ("1 beet", "2 beet", "weed"):
         after = act(after, A.HOLIDAY_DISCARD, t(state, name))
     # seat 1 has 2 cards: both go without a choice; seat 2 chooses next
@@ -234,7 +222,7 @@ def test_stealing_needs_crow_and_sluggard_and_takes_from_an_opponent_bed() -> No
 
 
 def conditions(**kwargs: Any) -> State:
-    return position(phase=CONDITIONS, **kwargs)
+    return position(phase=Phase.CONDITIONS, **kwargs)
 
 
 def test_worker_and_special_discards_give_extra_actions_once_each() -> None:
@@ -245,13 +233,15 @@ def test_worker_and_special_discards_give_extra_actions_once_each() -> None:
     assert A.encode(A.END_CONDITIONS) in legal_actions(after)
     after = act(after, A.COND_SPECIAL, HOLIDAY)
     # nothing is left to choose: the conditions phase ends without a decision
-    assert after.phase == ACTIONS and after.actions_left == 3
+    assert after.phase == Phase.ACTIONS and after.actions_left == 3
     assert after.specials[HOLIDAY] == (1,)
 
 
 def test_extra_action_settings_are_used() -> None:
     state = position(
-        phase=CONDITIONS, hands=[["worker"], []], overrides={"worker_actions": 2, "base_actions": 2}
+        phase=Phase.CONDITIONS,
+        hands=[["worker"], []],
+        overrides={"worker_actions": 2, "base_actions": 2},
     )
     assert act(state, A.COND_WORKER).actions_left == 3
 
@@ -259,7 +249,7 @@ def test_extra_action_settings_are_used() -> None:
 def test_sluggard_target_may_cancel_with_a_worker() -> None:
     state = conditions(hands=[["sluggard"], ["worker", "1 beet"]])
     after = act(state, A.COND_SLUGGARD, 1)
-    assert after.phase == SLUGGARD_RESPONSE and after.decider == 1
+    assert after.phase == Phase.SLUGGARD_RESPONSE and after.decider == 1
     cancelled, log = act_logged(after, A.CANCEL_SLUGGARD)
     assert log[0]["e"] == "sluggard_cancel"
     assert cancelled.sluggards == (NONE, NONE)
@@ -284,17 +274,17 @@ def test_accepted_sluggard_skips_the_next_turn_and_is_then_discarded() -> None:
 def test_no_second_sluggard_on_a_seat_that_has_one() -> None:
     state = conditions(players=3, hands=[["sluggard"], [], []])
     state = replace(state, sluggards=(NONE, 5, NONE))
-    targets = [A.args_of(a)[0] for a in legal_actions(state) if A.kind_of(a) == A.COND_SLUGGARD]
+    targets = [A.decode(a)[1] for a in legal_actions(state) if A.kind_of(a) == A.COND_SLUGGARD]
     assert targets == [2]
 
 
 def test_conditions_phase_without_options_is_skipped() -> None:
     state = conditions(hands=[["1 beet"], []])
     state = replace(state, specials=((1,), (1,), (1,)))
-    after = act(replace(state, phase=ACTIONS), A.HARVEST)
-    assert after.active == 1 and after.phase == CONDITIONS  # seat 1 holds the specials
+    after = act(replace(state, phase=Phase.ACTIONS), A.HARVEST)
+    assert after.active == 1 and after.phase == Phase.CONDITIONS  # seat 1 holds the specials
     skipped = act(after, A.END_CONDITIONS)
-    assert skipped.phase == ACTIONS
+    assert skipped.phase == Phase.ACTIONS
 
 
 # -- cleaning the shack -----------------------------------------------------------------------
@@ -303,7 +293,7 @@ def test_conditions_phase_without_options_is_skipped() -> None:
 def test_cleaning_discards_down_to_the_hand_limit_one_card_at_a_time() -> None:
     state = position(hands=[["1 beet", "2 beet", "3 beet", "weed"], []], deck_top=["worker"])
     after = act(state, A.HARVEST)
-    assert after.phase == CLEANING and len(after.hands[0]) == 5
+    assert after.phase == Phase.CLEANING and len(after.hands[0]) == 5
     assert legal_actions(after) == sorted(
         A.encode(A.CLEAN_DISCARD, t(state, n))
         for n in ("1 beet", "2 beet", "3 beet", "weed", "worker")
@@ -334,7 +324,7 @@ def test_two_player_specials_pass_to_the_other_player() -> None:
     state = position(hands=[["weed"], []])
     after = act(state, A.HOLIDAY)
     assert after.specials[HOLIDAY] == (1,)
-    later = replace(after, active=0, phase=ACTIONS, actions_left=1, sub_seat=NONE)
+    later = replace(after, active=0, phase=Phase.ACTIONS, actions_left=1, sub_seat=NONE)
     assert A.encode(A.HOLIDAY) not in legal_actions(later)
     assert A.encode(A.HOLIDAY) in legal_actions(replace(later, active=1))
 
@@ -363,10 +353,11 @@ def test_harvest_is_illegal_when_deck_and_discard_are_empty_and_the_action_is_lo
     assert A.MARKET in {A.kind_of(a) for a in legal_actions(state)}
     stuck = replace(state, hands=((), state.hands[1]), market=state.market + state.hands[0])
     log: list[dict[str, Any]] = []
-    from cgsim.games.kitchen.rules import _settle, _Work  # the automatic step itself
+    from cgsim.games.kitchen.settle import settle  # the automatic step itself
+    from cgsim.games.kitchen.work import Work
 
-    work = _Work(stuck, log)
-    _settle(work)
+    work = Work(stuck, log)
+    settle(work)
     assert log[0] == {"e": "action_lost"} and work.active == 1
 
 
@@ -374,7 +365,7 @@ def test_turn_cap_aborts_without_winner() -> None:
     state = position(hands=[[], []], overrides={"turn_cap": 3})
     state = replace(state, turn=3)
     after, log = act_logged(state, A.HARVEST)
-    assert after.phase == OVER and after.aborted and after.winner == NONE
+    assert after.phase == Phase.OVER and after.aborted and after.winner == NONE
     assert log[-1] == {"e": "aborted"}
     # a skipped turn counts toward the cap: the game ends on it
     catalogue = state.rules.catalogue
@@ -382,7 +373,7 @@ def test_turn_cap_aborts_without_winner() -> None:
     deck = tuple(c for c in state.deck if c != sluggard)
     slept = replace(state, turn=2, deck=deck, sluggards=(NONE, sluggard))
     after, log = act_logged(slept, A.HARVEST)
-    assert after.phase == OVER and after.aborted and after.turn == 3
+    assert after.phase == Phase.OVER and after.aborted and after.turn == 3
     assert [e["e"] for e in log][-3:] == ["turn", "skip", "aborted"]
 
 
@@ -392,7 +383,7 @@ def test_illegal_actions_raise_with_a_reason() -> None:
         act(state, A.END_CONDITIONS)
     with pytest.raises(IllegalActionError, match="not a kitchen-garden action"):
         apply(state, 63 << 18)
-    over = replace(state, phase=OVER)
+    over = replace(state, phase=Phase.OVER)
     with pytest.raises(IllegalActionError, match="game is over"):
         act(over, A.HARVEST)
 

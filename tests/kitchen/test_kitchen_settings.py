@@ -34,8 +34,9 @@ def test_unknown_key_lists_the_allowed_ones() -> None:
 
 @pytest.mark.parametrize("value", [-1, True, "4", 1.5])
 def test_bad_values(value: object) -> None:
-    with pytest.raises(ConfigError, match="rule setting hand_limit: expected an integer"):
+    with pytest.raises(ConfigError) as error:
         make_settings({"hand_limit": value})
+    assert str(error.value) == f"rules.hand_limit = {value!r}: allowed an integer from 0 to 30"
 
 
 def test_players_variant_and_deck_size_are_checked() -> None:
@@ -54,3 +55,15 @@ def test_more_players_than_tasks_are_refused() -> None:
         ConfigError, match="tasks: 3 players need 3 different tasks, the file has 2"
     ):
         make_rules(3, {}, catalogue=two_tasks)
+
+
+def test_every_setting_range_is_documented() -> None:
+    """docs/kitchen-rules.md tables every setting with the range the code enforces."""
+    from pathlib import Path
+
+    from cgsim.games.kitchen.settings import SETTING_RANGES
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "kitchen-rules.md").read_text()
+    for name, (low, high) in SETTING_RANGES.items():
+        rows = [row for row in text.splitlines() if row.startswith(f"| `{name}` |")]
+        assert len(rows) == 1 and f"| {low} to {high}" in rows[0], name

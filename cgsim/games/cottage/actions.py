@@ -57,8 +57,18 @@ class Decoded(NamedTuple):
         return KIND_NAMES.get(self.kind, f"unknown({self.kind})")
 
 
+_new_tuple = tuple.__new__
+
+
 def decode(action: int) -> Decoded:
-    return Decoded(action >> 16, action & INDEX_MASK, action >> 11 & 1, action >> 12 & 15)
+    """Unpack an action into its fields; the inverse of ``encode``.
+
+    Built with ``tuple.__new__``: the engine decodes every applied action, and the named
+    tuple's own constructor is a Python-level call.
+    """
+    return _new_tuple(
+        Decoded, (action >> 16, action & INDEX_MASK, action >> 11 & 1, action >> 12 & 15)
+    )
 
 
 def kind_of(action: int) -> int:
@@ -68,6 +78,11 @@ def kind_of(action: int) -> int:
 def cube_code(color: int, cube: int) -> int:
     """The index of a cube action: colour (0 orange, 1 blue) and cube number."""
     return color << 3 | cube
+
+
+def cube_of(index: int) -> tuple[int, int]:
+    """The colour and cube number a cube or penalty action's index names (see ``cube_code``)."""
+    return index >> 3, index & 7
 
 
 class LegalActions(Sequence[int]):

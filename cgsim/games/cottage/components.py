@@ -14,7 +14,6 @@ import functools
 import hashlib
 import json
 import re
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -22,12 +21,15 @@ from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError, RecordError
+from cgsim.games.datafile import parse_toml, read_toml_file
 
 SIZE = 5
 """Rows and columns of a flowerbed."""
 CELLS = SIZE * SIZE
 """Cells of a flowerbed."""
-FULL = (1 << CELLS) - 1
+Mask = int
+"""A 25-bit set of bed cells: bit ``r * 5 + c`` stands for cell ``(r, c)``."""
+FULL: Mask = (1 << CELLS) - 1
 """Mask of a completely covered flowerbed."""
 ORIENTATIONS = 8
 """Four rotations of the reference shape, then four rotations of its mirror image."""
@@ -35,6 +37,10 @@ MIN_TILES = 16
 """The nursery holds 16 tiles at setup, so a catalogue needs at least that many."""
 MIN_BOARDS = 3
 """The solo game uses 3 boards; the engine checks the per-player-count minimum itself."""
+MAX_TILES = 500
+"""Tiles of a catalogue in all (the game has 36): bounds setup and the garden path."""
+MAX_BOARDS = 100
+"""Boards of a catalogue (the game has 9; 4 players use 9)."""
 
 TILE_FEATURE_CHARS: Mapping[str, str] = {"P": "pot", "C": "cloche"}
 """Shape characters that show a printed feature, and the feature's name."""
@@ -59,7 +65,7 @@ def cell_rc(index: int) -> tuple[int, int]:
     return divmod(index, SIZE)
 
 
-def mask_cells(mask: int) -> list[int]:
+def mask_cells(mask: Mask) -> list[int]:
     """Indexes of the set bits of ``mask``, ascending."""
     cells: list[int] = []
     while mask:
@@ -69,7 +75,7 @@ def mask_cells(mask: int) -> list[int]:
     return cells
 
 
-def cells_mask(cells: Iterable[int]) -> int:
+def cells_mask(cells: Iterable[int]) -> Mask:
     """Mask with the bits of the given cell indexes set."""
     mask = 0
     for index in cells:
@@ -81,11 +87,11 @@ def cells_mask(cells: Iterable[int]) -> int:
 class Placement:
     """One distinct way to put a tile kind on an empty 5x5 bed."""
 
-    mask: int
+    mask: Mask
     """Bed cells covered."""
-    pots: int
+    pots: Mask
     """Covered cells showing a pot printed on the tile."""
-    cloches: int
+    cloches: Mask
     """Covered cells showing a cloche printed on the tile."""
     cells: tuple[int, ...]
     """Bed cell indexes, in the order of the kind's reference cells (what a record stores)."""
@@ -131,8 +137,8 @@ class BoardSide:
 
     rows: tuple[str, ...]
     """5 strings of 5 characters from ``.PC``."""
-    pots: int
-    cloches: int
+    pots: Mask
+    cloches: Mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +169,7 @@ class Catalogue:
     """File path, or ``"default"`` for the packaged catalogue."""
     tile_kind: tuple[int, ...] = field(init=False)
     """Per tile index, its kind index."""
-    kind_placement_masks: tuple[tuple[int, ...], ...] = field(init=False)
+    kind_placement_masks: tuple[tuple[Mask, ...], ...] = field(init=False)
     """Per kind, the masks of its placements in placement order."""
     _tile_ids: Mapping[str, int] = field(init=False, repr=False, compare=False)
     _board_ids: Mapping[str, int] = field(init=False, repr=False, compare=False)
@@ -389,8 +395,10 @@ def _parse_tile_kind(kind: Any, entry: Any, source: str) -> tuple[TileKind, int]
         raise ConfigError(f"{where}: must be a table with keys 'copies' and 'shape'")
     _check_keys(entry, ("copies", "shape"), where)
     copies = entry["copies"]
-    if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
-        raise ConfigError(f"{where}: copies = {copies!r}; allowed: an integer >= 1")
+    if not isinstance(copies, int) or isinstance(copies, bool) or not 1 <= copies <= MAX_TILES:
+        raise ConfigError(
+            f"{where}: copies = {copies!r}; allowed: an integer from 1 to {MAX_TILES}"
+        )
     shape = entry["shape"]
     if (
         not isinstance(shape, list | tuple)
@@ -463,33 +471,31 @@ def catalogue_from_dict(data: Mapping[str, Any], source: str) -> Catalogue:
     tiles: list[Tile] = []
     for kind_name, entry in tiles_table.items():
         kind, copies = _parse_tile_kind(kind_name, entry, source)
+        if len(tiles) + copies > MAX_TILES:
+            raise ConfigError(
+                f"{source}: more than {MAX_TILES} tiles in all (tile {kind.kind} brings "
+                f"{len(tiles) + copies}); allowed: {MIN_TILES} to {MAX_TILES}"
+            )
         tiles.extend(Tile(id=f"{kind.kind}-{n}", kind=len(kinds)) for n in range(1, copies + 1))
         kinds.append(kind)
     if len(tiles) < MIN_TILES:
         raise ConfigError(
-            f"{source}: {len(tiles)} tiles in all; allowed: at least {MIN_TILES} "
+            f"{source}: {len(tiles)} tiles in all; allowed: {MIN_TILES} to {MAX_TILES} "
             "(the nursery holds 16)"
         )
 
+    if not MIN_BOARDS <= len(boards_table) <= MAX_BOARDS:
+        raise ConfigError(
+            f"{source}: {len(boards_table)} boards; allowed: {MIN_BOARDS} to {MAX_BOARDS}"
+        )
     boards = [_parse_board(board_id, entry, source) for board_id, entry in boards_table.items()]
-    if len(boards) < MIN_BOARDS:
-        raise ConfigError(f"{source}: {len(boards)} boards; allowed: at least {MIN_BOARDS}")
     return Catalogue(kinds=tuple(kinds), tiles=tuple(tiles), boards=tuple(boards), source=source)
-
-
-def _parse_toml(raw: bytes, source: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ConfigError(f"{source}: not TOML: the file is not UTF-8 text") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not TOML: {exc}") from None
 
 
 @functools.cache
 def _default_catalogue() -> Catalogue:
-    raw = resources.files("cgsim.games.cottage").joinpath("components.toml").read_bytes()
-    return catalogue_from_dict(_parse_toml(raw, "default"), "default")
+    raw = resources.files("cgsim.games.cottage").joinpath("components.toml").read_text("utf-8")
+    return catalogue_from_dict(parse_toml(raw, "default"), "default")
 
 
 def load_catalogue(path: Path | str | None = None) -> Catalogue:
@@ -497,16 +503,7 @@ def load_catalogue(path: Path | str | None = None) -> Catalogue:
     if path is None:
         return _default_catalogue()
     path = Path(path)
-    source = str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ConfigError(
-            f"{source}: file not found; allowed: an existing components TOML file"
-        ) from None
-    except OSError as exc:
-        raise ConfigError(f"{source}: cannot read the file: {exc.strerror or exc}") from None
-    return catalogue_from_dict(_parse_toml(raw, source), source)
+    return catalogue_from_dict(read_toml_file(path, "components file"), str(path))
 
 
 # --- records ---------------------------------------------------------------------------------

@@ -7,31 +7,17 @@ from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError
-from cgsim.games.contract import GameInfo, GameResult, GameSummary, Schema
+from cgsim.games.contract import Game, GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.cottage import rules as engine
 from cgsim.games.cottage.actions import LegalActions
 from cgsim.games.cottage.components import load_catalogue
 from cgsim.games.cottage.declaration import ENGINE_VERSION, INFO, schema
-from cgsim.games.cottage.record import CottageRecorder, replay
+from cgsim.games.cottage.record import CottageRecorder, replay, validate_record
 from cgsim.games.cottage.render import render
+from cgsim.games.cottage.scoring import result_of
 from cgsim.games.cottage.settings import corner_count, make_settings
-from cgsim.games.cottage.state import PH_OVER, Rules, State, player_score
+from cgsim.games.cottage.state import Rules, State
 from cgsim.games.cottage.summary import summarize
-
-
-def result_of(state: State) -> GameResult:
-    """Scores (cubes + beehives), winners (beehive tie-break, shared wins) and ranks."""
-    rules = state.rules
-    scores = tuple(float(player_score(rules, p)) for p in state.players)
-    keys = [(scores[i], p.beehive) for i, p in enumerate(state.players)]
-    best = max(keys)
-    winners = tuple(i for i, key in enumerate(keys) if key == best)
-    ranks = []
-    for key in keys:
-        ahead = sum(1 for other in keys if other > key)
-        tied = sum(1 for other in keys if other == key)
-        ranks.append(ahead + (tied + 1) / 2)
-    return GameResult(scores, winners, state.end or "running", state.turn, tuple(ranks))
 
 
 class CottageGarden:
@@ -83,7 +69,7 @@ class CottageGarden:
         return int(state.seat)
 
     def is_terminal(self, state: Any) -> bool:
-        return bool(state.phase == PH_OVER)
+        return engine.is_over(state)
 
     def legal_actions(self, state: Any) -> LegalActions:
         return engine.legal_actions(state)
@@ -114,8 +100,13 @@ class CottageGarden:
     def render(self, state: Any) -> str:
         return render(state)
 
+    def validate_record(self, record: Any) -> None:
+        validate_record(record)
+
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
         return replay(record)
 
 
 GAME = CottageGarden()
+_CONTRACT: Game[State, Rules, State] = GAME
+"""The object seen as the contract with Cottage Garden's own types, so mypy checks it."""

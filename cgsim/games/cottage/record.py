@@ -14,24 +14,14 @@ from cgsim.errors import ConfigError, IllegalActionError, RecordError
 from cgsim.games.cottage import actions as act
 from cgsim.games.cottage.components import catalogue_from_json, cell_index
 from cgsim.games.cottage.nursery import CORNERS, nursery_index, nursery_rc
-from cgsim.games.cottage.rules import apply, board_json, make_rules, new_game
+from cgsim.games.cottage.record_schema import FORMAT as FORMAT
+from cgsim.games.cottage.record_schema import GAME as GAME_ID
+from cgsim.games.cottage.record_schema import validate_record as validate_shape
+from cgsim.games.cottage.rules import apply, make_rules, new_game
+from cgsim.games.cottage.scoring import result_of
 from cgsim.games.cottage.settings import SETTING_NAMES, make_settings
-from cgsim.games.cottage.state import (
-    COLOR_NAMES,
-    PH_AFTER,
-    PH_BONUS,
-    PH_CORNERS,
-    PH_CUBE,
-    PH_LIMIT,
-    PH_OVER,
-    PH_PENALTY,
-    PH_PLANT,
-    PH_RAMBLE,
-    Event,
-    State,
-)
+from cgsim.games.cottage.state import COLOR_NAMES, Event, Phase, State, board_json
 
-FORMAT = "cgsim.record/1"
 TURN_MARKER = "_turn"
 
 
@@ -65,7 +55,7 @@ class CottageRecorder:
         rules = state.rules
         self.record: dict[str, Any] = {
             "format": FORMAT,
-            "game": "cottage-garden",
+            "game": GAME_ID,
             "engine_version": engine,
             "seed": seed,
             "players": rules.players,
@@ -107,15 +97,13 @@ class CottageRecorder:
         if corner_cats and not setup["corner_cats"]:
             setup["corner_cats"] = corner_cats
             setup["supply"]["cats"] -= len(corner_cats)
-        if state.phase == PH_OVER:
+        if state.phase == Phase.OVER:
             self.record["result"] = result_json(state)
         return self.record
 
 
 def result_json(state: State) -> dict[str, Any]:
     """The record's ``result`` of a finished game."""
-    from cgsim.games.cottage.game import result_of
-
     result = result_of(state)
     return {
         "scores": [int(x) for x in result.scores],
@@ -149,7 +137,11 @@ def _expected_stream(record: Mapping[str, Any]) -> list[tuple[int, int, Event]]:
 
 
 def rules_from_record(record: Mapping[str, Any]) -> Any:
-    """The engine rules a record was played with (settings and embedded components)."""
+    """The engine rules a record was played with (settings and embedded components).
+
+    The settings go through the game's own validation with its ranges; a value it
+    refuses is a ``RecordError`` naming the field.
+    """
     if not isinstance(record, Mapping) or record.get("format") != FORMAT:
         found = record.get("format") if isinstance(record, Mapping) else type(record).__name__
         raise RecordError(f"not a {FORMAT} record (format: {found!r})")
@@ -158,17 +150,28 @@ def rules_from_record(record: Mapping[str, Any]) -> Any:
         settings_data = {k: v for k, v in record["rules"].items() if k in SETTING_NAMES}
         settings = make_settings(players, settings_data)
         catalogue = catalogue_from_json(record["components"])
+        return make_rules(players, settings, catalogue)
     except ConfigError as error:
-        raise RecordError(f"record settings are invalid: {error}") from None
-    except (KeyError, TypeError, AttributeError) as error:
-        raise RecordError(f"record is missing or has a malformed field: {error}") from None
-    return make_rules(players, settings, catalogue)
+        text = str(error)
+        field = "" if text.startswith("rules.") else "rules: "
+        raise RecordError(f"{GAME_ID} record: {field}{text}") from None
+    except RecordError as error:
+        raise RecordError(f"{GAME_ID} record: components: {error}") from None
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        raise RecordError(f"{GAME_ID} record: a malformed field: {error!r}") from None
+
+
+def validate_record(record: Any) -> None:
+    """The record's shape (``record_schema``), then its rules through the settings'
+    validation: everything checked before a replay, as ``RecordError`` naming the field."""
+    validate_shape(record)
+    rules_from_record(record)
 
 
 def _action_for(state: State, event: Event, record: Mapping[str, Any]) -> int:
     """The decision that produces ``event`` at the current decision point."""
     phase, e = state.phase, event.get("e")
-    if phase == PH_CORNERS:
+    if phase == Phase.CORNERS:
         corners = {
             nursery_index(*c["corner"])
             for c in record["setup"]["corner_cats"]
@@ -176,28 +179,28 @@ def _action_for(state: State, event: Event, record: Mapping[str, Any]) -> int:
         }
         mask = sum(1 << i for i, corner in enumerate(CORNERS) if corner in corners)
         return act.encode(act.CORNERS, mask)
-    if phase == PH_RAMBLE:
+    if phase == Phase.RAMBLE:
         return act.encode(act.RAMBLE, int(e == "refill" and bool(event.get("ramble"))))
-    if phase == PH_PENALTY and e == "penalty":
+    if phase == Phase.PENALTY and e == "penalty":
         return act.encode(
             act.PENALTY, act.cube_code(COLOR_NAMES.index(event["color"]), event["cube"])
         )
-    if phase == PH_CUBE and e == "move":
+    if phase == Phase.CUBE and e == "move":
         return act.encode(act.CUBE, act.cube_code(COLOR_NAMES.index(event["color"]), event["cube"]))
-    if phase == PH_BONUS and e == "bonus_pot":
+    if phase == Phase.BONUS and e == "bonus_pot":
         return act.encode(act.BONUS_POT, cell_index(*event["cell"]))
-    if phase == PH_AFTER and e == "cat" and event.get("why") == "limit":
+    if phase == Phase.AFTER and e == "cat" and event.get("why") == "limit":
         return act.encode(act.DONE)  # the turn ended first; the cat limit placed this cat
-    if phase in (PH_PLANT, PH_AFTER, PH_LIMIT) and e == "cat":
+    if phase in (Phase.PLANT, Phase.AFTER, Phase.LIMIT) and e == "cat":
         return act.encode(act.CAT, cell_index(*event["cell"]), bed=event["bed"])
-    if phase == PH_PLANT:
+    if phase == Phase.PLANT:
         if e == "take_pot":
             return act.encode(act.POT, cell_index(*event["cell"]), bed=event["bed"])
         if e == "pass":
             return act.encode(act.PASS)
         if e == "take_tile":
             return _tile_action(state, event)
-    if phase == PH_AFTER:
+    if phase == Phase.AFTER:
         if e == "score":
             return act.encode(act.SCORE, bed=event["bed"])
         return act.encode(act.DONE)
@@ -244,11 +247,43 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
     """Re-play a record, yielding ``(turn, state)`` at the first decision of every turn.
 
     The first item is the deal (turn 0 while children still choose corners, else turn
-    1); the last item is the final state.
+    1); the last item is the final state. The record is validated first
+    (``validate_record``); any failure later, even one the engine did not foresee, is a
+    ``RecordError`` naming the turn and event reached.
     """
+    validate_record(record)
+    position = _Position()
+    try:
+        yield from _replay(record, position)
+    except RecordError:
+        raise
+    except Exception as error:
+        raise RecordError(
+            f"{position.where()}: the engine cannot replay the record here "
+            f"({type(error).__name__}: {error})"
+        ) from None
+
+
+class _Position:
+    """How far a replay got in the record's event stream, for error messages."""
+
+    def __init__(self) -> None:
+        self.stream: list[tuple[int, int, Event]] = []
+        self.at = -1
+
+    def where(self) -> str:
+        if self.at < 0:
+            return "setup"
+        if self.at >= len(self.stream):
+            return "after the last event"
+        n, i, _ = self.stream[self.at]
+        return f"turn {n} start" if i < 0 else f"turn {n} event {i}"
+
+
+def _replay(record: Mapping[str, Any], position: _Position) -> Iterator[tuple[int, State]]:
     rules = rules_from_record(record)
     state = new_game(rules, int(record["seed"]))
-    expected_setup = dict(record.get("setup", {}))
+    expected_setup = dict(record["setup"])
     actual = setup_json(state)
     corner_cats = expected_setup.get("corner_cats") or []
     if corner_cats:
@@ -259,12 +294,12 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
             raise RecordError(
                 f"setup.{key}: the record says {expected_setup.get(key)}, the seed deals {value}"
             )
-    stream = _expected_stream(record)
-    at = _check(state, state.events, stream, 0)
+    stream = position.stream = _expected_stream(record)
+    at = position.at = _check(state, state.events, stream, 0)
     yield state.turn, state
     shown = state.turn
-    while state.phase != PH_OVER:
-        if shown != state.turn and state.phase != PH_CORNERS:
+    while state.phase != Phase.OVER:
+        if shown != state.turn and state.phase != Phase.CORNERS:
             shown = state.turn
             yield state.turn, state
         event = stream[at][2] if at < len(stream) else {"e": "end of record"}
@@ -275,7 +310,7 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
             raise RecordError(
                 f"turn {state.turn}: the recorded event {event} is illegal: {error}"
             ) from None
-        at = _check(state, state.events, stream, at)
+        at = position.at = _check(state, state.events, stream, at)
     if at != len(stream):
         n, i, event = stream[at]
         raise RecordError(

@@ -11,7 +11,8 @@ from __future__ import annotations
 import string
 
 from cgsim.games.cottage.components import mask_cells
-from cgsim.games.cottage.state import COLOR_NAMES, PHASE_NAMES, Bed, Player, State, player_score
+from cgsim.games.cottage.scoring import player_score
+from cgsim.games.cottage.state import COLOR_NAMES, PHASE_NAMES, Bed, Player, State
 
 LEGEND = (
     "beds: . soil  P/C printed pot/cloche  a-z tiles in placement order "

@@ -69,7 +69,41 @@ class Settings:
 SETTING_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Settings))
 _INT_FIELDS = {f.name for f in fields(Settings) if f.type == "int"}
 _BOOL_FIELDS = {f.name for f in fields(Settings) if f.type == "bool"}
-_INT_LIST_FIELDS = ("orange_track", "blue_track", "beehives")
+
+MAX_TRACK_VALUE = 1000
+"""Largest value of a track space (and of ``red_line``)."""
+
+SETTING_RANGES: dict[str, tuple[int, int, str]] = {
+    "start_cats": (0, 10, ""),
+    "cats_total": (0, 100, ""),
+    "pots_total": (0, 100, ""),
+    "cat_limit": (0, 30, ""),
+    "cubes": (1, 8, "a cube action gives the cube number 3 bits"),
+    "refill_mandatory": (1, 4, "a Gardener Row has 4 cells"),
+    "ramble_cost": (0, 10, ""),
+    "red_line": (0, MAX_TRACK_VALUE, "a track value"),
+    "gardener_value": (1, 19, ""),
+    "final_value": (2, 20, ""),
+    "gardener_step": (1, 19, ""),
+    "track_spaces": (16, 20, "16 or 20"),
+    "turning_space": (0, 19, ""),
+    "discard_below": (0, 25, "tiles on a bed"),
+    "penalty_points": (0, 100, ""),
+    "penalty_orange_spaces": (0, 100, ""),
+    "penalty_blue_spaces": (0, 100, ""),
+    "turn_cap": (1, 2000, "no setting switches the cap off"),
+}
+"""Every integer setting's allowed ``(low, high, why)``. Generous for balance studies,
+yet no accepted value can make a game run away: the turn cap always holds, and the
+gardener's value reaches ``final_value`` within ``(final_value - gardener_value)`` laps."""
+
+LIST_RANGES: dict[str, tuple[int, int, int, int]] = {
+    "orange_track": (2, 100, 0, MAX_TRACK_VALUE),
+    "blue_track": (2, 100, 0, MAX_TRACK_VALUE),
+    "beehives": (0, 4, 0, 100),
+}
+"""Every list setting's allowed ``(shortest, longest, lowest value, highest value)``;
+tracks also start with 0 and strictly increase."""
 
 
 def defaults(players: int, solo: bool, children: tuple[int | None, ...]) -> dict[str, Any]:
@@ -107,78 +141,72 @@ def defaults(players: int, solo: bool, children: tuple[int | None, ...]) -> dict
 
 
 def _fail(field: str, value: object, allowed: str) -> ConfigError:
-    return ConfigError(f"rules.{field} = {value!r} is not allowed; expected {allowed}")
+    shown = repr(list(value) if isinstance(value, tuple) else value)
+    if isinstance(value, list | tuple) and len(value) > 8:
+        shown = f"[{', '.join(map(repr, value[:8]))}, ... ({len(value)} values)]"
+    return ConfigError(f"rules.{field} = {shown}: allowed {allowed}")
+
+
+def _out_of_range(name: str, value: object, low: int, high: int) -> ConfigError:
+    why = SETTING_RANGES[name][2] if name in SETTING_RANGES else ""
+    return _fail(name, value, f"{low} to {high}" + (f" ({why})" if why else ""))
 
 
 def _check_types(values: dict[str, Any]) -> None:
     for name in _INT_FIELDS:
         value = values[name]
         if isinstance(value, bool) or not isinstance(value, int):
-            raise _fail(name, value, "an integer")
+            low, high, _ = SETTING_RANGES[name]
+            raise _fail(name, value, f"an integer from {low} to {high}")
     for name in _BOOL_FIELDS:
         if not isinstance(values[name], bool):
             raise _fail(name, values[name], "true or false")
-    for name in _INT_LIST_FIELDS:
+    for name, (shortest, longest, lowest, highest) in LIST_RANGES.items():
         value = values[name]
-        if not isinstance(value, list | tuple) or not all(
-            isinstance(v, int) and not isinstance(v, bool) for v in value
+        if (
+            not isinstance(value, list | tuple)
+            or not shortest <= len(value) <= longest
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+            or not all(lowest <= v <= highest for v in value)
         ):
-            raise _fail(name, value, "a list of integers")
+            raise _fail(
+                name,
+                value,
+                f"a list of {shortest} to {longest} integers from {lowest} to {highest}",
+            )
         values[name] = tuple(value)
-
-
-def _at_least(values: dict[str, Any], name: str, low: int) -> None:
-    if values[name] < low:
-        raise _fail(name, values[name], f"an integer >= {low}")
 
 
 def _check_track(values: dict[str, Any], name: str) -> None:
     track = values[name]
-    if len(track) < 2 or track[0] != 0 or any(b <= a for a, b in itertools.pairwise(track)):
-        raise _fail(name, list(track), "at least 2 strictly increasing values starting with 0")
+    if track[0] != 0 or any(b <= a for a, b in itertools.pairwise(track)):
+        raise _fail(name, track, "strictly increasing values starting with 0")
 
 
 def _check_ranges(values: dict[str, Any], players: int) -> None:
-    for name in (
-        "start_cats",
-        "cats_total",
-        "pots_total",
-        "cat_limit",
-        "ramble_cost",
-        "discard_below",
-        "penalty_points",
-        "penalty_orange_spaces",
-        "penalty_blue_spaces",
-    ):
-        _at_least(values, name, 0)
-    for name in ("cubes", "gardener_step", "turn_cap", "gardener_value"):
-        _at_least(values, name, 1)
+    for name, (low, high, _) in SETTING_RANGES.items():
+        if not low <= values[name] <= high:
+            raise _out_of_range(name, values[name], low, high)
     _check_track(values, "orange_track")
     _check_track(values, "blue_track")
     if values["track_spaces"] not in TRACK_SIZES:
         raise _fail("track_spaces", values["track_spaces"], "16 or 20")
     spaces = values["track_spaces"]
-    if not 0 <= values["turning_space"] < spaces:
-        raise _fail("turning_space", values["turning_space"], f"a space from 0 to {spaces - 1}")
+    if values["turning_space"] >= spaces:
+        raise _fail(
+            "turning_space", values["turning_space"], f"0 to {spaces - 1} (a space of the track)"
+        )
     if values["gardener_step"] >= spaces:
-        raise _fail("gardener_step", values["gardener_step"], f"1 to {spaces - 1}")
+        raise _fail(
+            "gardener_step", values["gardener_step"], f"1 to {spaces - 1} (less than track_spaces)"
+        )
     if values["final_value"] <= values["gardener_value"]:
+        low = values["gardener_value"] + 1
+        raise _fail("final_value", values["final_value"], f"{low} to 20 (more than gardener_value)")
+    needed = players * values["start_cats"]
+    if values["cats_total"] < needed:
         raise _fail(
-            "final_value",
-            values["final_value"],
-            f"more than gardener_value ({values['gardener_value']})",
-        )
-    if not 1 <= values["refill_mandatory"] <= 4:
-        raise _fail(
-            "refill_mandatory", values["refill_mandatory"], "1 to 4 (a Gardener Row has 4 cells)"
-        )
-    if any(v < 0 for v in values["beehives"]):
-        raise _fail("beehives", list(values["beehives"]), "non-negative beehive values")
-    if values["cats_total"] < players * values["start_cats"]:
-        raise _fail(
-            "cats_total",
-            values["cats_total"],
-            f"at least players x start_cats = {players * values['start_cats']}",
+            "cats_total", values["cats_total"], f"{needed} to 100 (at least players x start_cats)"
         )
 
 
@@ -199,7 +227,7 @@ def make_settings(
         or not isinstance(players, int)
         or not MIN_PLAYERS <= players <= MAX_PLAYERS
     ):
-        raise ConfigError(f"players = {players!r} is not allowed; expected 1 to 4")
+        raise ConfigError(f"players = {players!r}: allowed {MIN_PLAYERS} to {MAX_PLAYERS}")
     overrides = dict(overrides or {})
     unknown = sorted(set(overrides) - set(SETTING_NAMES))
     if unknown:

@@ -8,9 +8,10 @@ mutated), so records and statistics come from one stream.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import IntEnum
 from typing import Any, NamedTuple
 
-from cgsim.games.cottage.components import FULL, Catalogue
+from cgsim.games.cottage.components import FULL, Catalogue, Mask
 from cgsim.games.cottage.nursery import corner_entries, gardener_rows
 from cgsim.games.cottage.settings import Settings
 
@@ -20,17 +21,38 @@ ORANGE = 0
 BLUE = 1
 COLOR_NAMES = ("orange", "blue")
 
-# Decision points (``State.phase``).
-PH_CORNERS = 0  # setup: a child marks nursery corners
-PH_PENALTY = 1  # final round: which cube loses the penalty
-PH_RAMBLE = 2  # refill with 1 or 2 empty cells: ramble or not
-PH_PLANT = 3  # mouse hunt and the main planting action (or a forced pass)
-PH_AFTER = 4  # after the main action: mouse hunt, scoring order, done
-PH_CUBE = 5  # scoring: which cube of a colour moves
-PH_BONUS = 6  # scoring: where the start-space bonus pot goes
-PH_LIMIT = 7  # cat limit: where the next cat goes
-PH_OVER = 8  # the game has ended
-PHASE_NAMES = ("corners", "penalty", "ramble", "plant", "after", "cube", "bonus", "limit", "over")
+SIDE_NAMES = ("light", "dark")
+"""A board side as records name it, indexed by ``dark``."""
+
+
+class Phase(IntEnum):
+    """Decision points (``State.phase``): what the player to move decides next.
+
+    An ``IntEnum`` is an int: states compare and hash as before, and JSON writes the number.
+    """
+
+    CORNERS = 0
+    """Setup: a child marks nursery corners."""
+    PENALTY = 1
+    """Final round: which cube loses the penalty."""
+    RAMBLE = 2
+    """Refill with 1 or 2 empty cells: ramble or not."""
+    PLANT = 3
+    """Mouse hunt and the main planting action (or a forced pass)."""
+    AFTER = 4
+    """After the main action: mouse hunt, scoring order, done."""
+    CUBE = 5
+    """Scoring: which cube of a colour moves."""
+    BONUS = 6
+    """Scoring: where the start-space bonus pot goes."""
+    LIMIT = 7
+    """Cat limit: where the next cat goes."""
+    OVER = 8
+    """The game has ended."""
+
+
+PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
+"""Readable phase names, indexed by phase."""
 
 
 class Bed(NamedTuple):
@@ -38,29 +60,29 @@ class Bed(NamedTuple):
 
     board: int
     dark: bool
-    printed_pots: int
-    printed_cloches: int
-    tiles: int
-    tile_pots: int
-    tile_cloches: int
-    pots: int
-    cats: int
+    printed_pots: Mask
+    printed_cloches: Mask
+    tiles: Mask
+    tile_pots: Mask
+    tile_cloches: Mask
+    pots: Mask
+    cats: Mask
     placed: tuple[int, ...]
     """Tile ids in the order they were placed (clean-up returns them in this order)."""
-    shapes: tuple[int, ...]
+    shapes: tuple[Mask, ...]
     """The cells each placed tile covers, parallel to ``placed``."""
     born: int
     """The owner's turn count when the bed arrived (for turns-to-complete statistics)."""
 
     @property
-    def empty(self) -> int:
+    def empty(self) -> Mask:
         """Cells showing bare soil: the only cells a token may go on."""
         return FULL & ~(
             self.tiles | self.pots | self.cats | self.printed_pots | self.printed_cloches
         )
 
     @property
-    def blocked(self) -> int:
+    def blocked(self) -> Mask:
         """Cells a tile may not cover (tiles and tokens; printed features may be covered)."""
         return self.tiles | self.pots | self.cats
 
@@ -99,8 +121,8 @@ class Scoring(NamedTuple):
     cloches: int
     step: int
     """0 orange move pending, 1 blue move pending, 2 clean-up pending."""
-    resume: int
-    """Phase to return to afterwards (PH_AFTER or PH_LIMIT)."""
+    resume: Phase
+    """Phase to return to afterwards (``Phase.AFTER`` or ``Phase.LIMIT``)."""
 
 
 class State(NamedTuple):
@@ -122,7 +144,7 @@ class State(NamedTuple):
     """Number of the current turn, from 1 (0 during setup)."""
     seat: int
     """Whose turn it is (during setup: the child choosing corners)."""
-    phase: int
+    phase: Phase
     scoring: Scoring | None
     had_bed: bool
     """Whether the current player had a bed at the start of the turn (cat-limit rule)."""
@@ -145,7 +167,7 @@ class Rules:
     corner_at: tuple[int, ...] = field(init=False)
     orange_target: int = field(init=False)
     blue_target: int = field(init=False)
-    fit_cache: dict[tuple[int, int], tuple[int, ...]] = field(
+    fit_cache: dict[tuple[int, Mask], tuple[int, ...]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
 
@@ -166,7 +188,7 @@ class Rules:
         object.__setattr__(self, "fit_cache", {})
         self.__post_init__()
 
-    def fits(self, kind: int, blocked: int) -> tuple[int, ...]:
+    def fits(self, kind: int, blocked: Mask) -> tuple[int, ...]:
         """Indexes of the placements of a tile kind that avoid ``blocked`` (memoised)."""
         key = (kind, blocked)
         found = self.fit_cache.get(key)
@@ -189,11 +211,12 @@ def cubes(player: Player, color: int) -> tuple[int, ...]:
     return player.orange if color == ORANGE else player.blue
 
 
-def player_score(rules: Rules, player: Player) -> int:
-    """Sum of the cube values plus beehive points."""
-    s = rules.settings
-    return (
-        sum(s.orange_track[i] for i in player.orange)
-        + sum(s.blue_track[i] for i in player.blue)
-        + player.beehive
-    )
+def new_bed(catalogue: Catalogue, board: int, dark: bool, born: int) -> Bed:
+    """An empty bed on a board side, arriving at its owner's turn count ``born``."""
+    side = catalogue.boards[board].side(dark)
+    return Bed(board, dark, side.pots, side.cloches, 0, 0, 0, 0, 0, (), (), born)
+
+
+def board_json(catalogue: Catalogue, board: int, dark: bool) -> dict[str, str]:
+    """A board side as records name it."""
+    return {"board": catalogue.boards[board].id, "side": SIDE_NAMES[dark]}

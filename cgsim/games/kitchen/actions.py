@@ -68,9 +68,12 @@ def encode(kind: int, a: int = 0, b: int = 0, c: int = 0) -> Action:
     return kind << 18 | a << 12 | b << 6 | c
 
 
+def decode(action: Action) -> tuple[int, int, int, int]:
+    """Unpack an action into its kind and arguments ``a``, ``b``, ``c``; the inverse of
+    ``encode``. A plain tuple: the engine unpacks one for every applied action."""
+    return action >> 18, (action >> 12) & 63, (action >> 6) & 63, action & 63
+
+
 def kind_of(action: Action) -> int:
+    """The kind of an action alone (cheaper than ``decode`` where nothing else is needed)."""
     return action >> 18
-
-
-def args_of(action: Action) -> tuple[int, int, int]:
-    return (action >> 12) & 63, (action >> 6) & 63, action & 63

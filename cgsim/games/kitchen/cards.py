@@ -7,7 +7,6 @@ get wrong is reported as a ``ConfigError`` naming the file, the field and what i
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError
+from cgsim.games.datafile import read_toml_file
 
 PLANT = "plant"
 WEED = "weed"
@@ -32,6 +32,12 @@ MAX_PLANTS_ON_CARD = 9
 MAX_SLOTS = 16
 MAX_CARD_TYPES = 64
 """Action encoding gives 6 bits to a card type, a bed slot and a market slot."""
+MAX_COUNT = 100
+"""Cards of one type in the deck."""
+MAX_TASKS = 100
+"""Tasks of a catalogue (4 players draw 4 different ones)."""
+MAX_TARGET = 1000
+"""Plants of one bed of a task."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,15 +95,7 @@ def default_path() -> Path:
 def load_catalogue(path: Path | None = None) -> Catalogue:
     """Read and validate a catalogue file (the default one when ``path`` is None)."""
     target = default_path() if path is None else Path(path)
-    try:
-        data = tomllib.loads(target.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"components file {str(target)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"components file {str(target)!r} cannot be read: {error}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"components file {str(target)!r} is not valid TOML: {error}") from None
-    return catalogue_from_mapping(data, str(target))
+    return catalogue_from_mapping(read_toml_file(target, "components file"), str(target))
 
 
 def _fail(source: str, field: str, message: str) -> ConfigError:
@@ -148,7 +146,7 @@ def _plant_values(source: str, value: Any) -> dict[int, int]:
                 f"deck.plants.{key}",
                 f"keys are plants on a card, 1 to {MAX_PLANTS_ON_CARD}",
             )
-        counts[int(key)] = _count(source, f"deck.plants.{key}", count, 0, 100)
+        counts[int(key)] = _count(source, f"deck.plants.{key}", count, 0, MAX_COUNT)
     values = sorted(v for v, n in counts.items() if n > 0)
     if not values:
         raise _fail(source, "deck.plants", "the deck needs at least one plant card per crop")
@@ -177,7 +175,7 @@ def _task(source: str, name: str, value: Any, crops: tuple[str, ...], low: int, 
             if key not in bed:
                 raise _fail(source, f"{field}.{crop}.{key}", "missing")
         slot_count = _count(source, f"{field}.{crop}.slots", bed["slots"], 1, MAX_SLOTS)
-        target = _count(source, f"{field}.{crop}.plants", bed["plants"], 1, 1000)
+        target = _count(source, f"{field}.{crop}.plants", bed["plants"], 1, MAX_TARGET)
         if not low * slot_count <= target <= high * slot_count:
             raise _fail(
                 source,
@@ -203,7 +201,8 @@ def catalogue_from_mapping(data: Mapping[str, Any], source: str = "components") 
         raise _fail(source, "deck.plants", "missing")
     plant_counts = _plant_values(source, deck["plants"])
     extra = {
-        kind: _count(source, f"deck.{kind}", deck.get(kind, 0), 0, 100) for kind in ACTION_KINDS
+        kind: _count(source, f"deck.{kind}", deck.get(kind, 0), 0, MAX_COUNT)
+        for kind in ACTION_KINDS
     }
     types: list[CardType] = []
     card_types: list[int] = []
@@ -223,6 +222,10 @@ def catalogue_from_mapping(data: Mapping[str, Any], source: str = "components") 
         )
     low, high = min(plant_counts), max(plant_counts)
     tasks_table = _table(source, "tasks", data["tasks"])
+    if len(tasks_table) > MAX_TASKS:
+        raise _fail(
+            source, "tasks", f"at most {MAX_TASKS} tasks are allowed, got {len(tasks_table)}"
+        )
     tasks = tuple(
         _task(source, name, value, crops, low, high) for name, value in tasks_table.items()
     )

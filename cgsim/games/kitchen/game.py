@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from cgsim.games.contract import Action, GameInfo, GameResult, GameSummary, Schema
+from cgsim.games.contract import Action, Game, GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.kitchen import record as records
 from cgsim.games.kitchen import rules as engine
 from cgsim.games.kitchen.declaration import INFO, VERSION, schema
@@ -21,7 +21,7 @@ from cgsim.games.kitchen.render import render
 from cgsim.games.kitchen.scoring import result
 from cgsim.games.kitchen.settings import KitchenRules, make_rules
 from cgsim.games.kitchen.settings import settings_dict as _settings_dict
-from cgsim.games.kitchen.state import OVER, State
+from cgsim.games.kitchen.state import State
 from cgsim.games.kitchen.summary import summarize
 
 
@@ -49,7 +49,7 @@ class KitchenGarden:
         return state.decider
 
     def is_terminal(self, state: State) -> bool:
-        return state.phase == OVER
+        return engine.is_over(state)
 
     def legal_actions(self, state: State) -> Sequence[Action]:
         return engine.legal_actions(state)
@@ -84,8 +84,13 @@ class KitchenGarden:
     def render(self, state: State) -> str:
         return render(state)
 
+    def validate_record(self, record: Any) -> None:
+        records.validate_record(record)
+
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
         return records.replay(record)
 
 
 GAME = KitchenGarden()
+_CONTRACT: Game[State, KitchenRules, Observation] = GAME
+"""The object seen as the contract with Kitchen Garden's own types, so mypy checks it."""

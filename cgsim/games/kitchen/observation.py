@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass
 
 from cgsim.games.kitchen.settings import KitchenRules
-from cgsim.games.kitchen.state import HOLIDAY_DISCARDS, NONE, SLUGGARD_RESPONSE, State
+from cgsim.games.kitchen.state import NONE, Phase, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,7 @@ class Observation:
     pending: int
     turn: int
     active: int
-    phase: int
+    phase: Phase
     flags: int
     actions_left: int
     sub: int
@@ -51,7 +51,7 @@ class Observation:
     @property
     def decider(self) -> int:
         """The seat that makes the next decision (same rule as ``State.decider``)."""
-        if self.phase == SLUGGARD_RESPONSE or self.phase == HOLIDAY_DISCARDS:
+        if self.phase == Phase.SLUGGARD_RESPONSE or self.phase == Phase.HOLIDAY_DISCARDS:
             return self.sub_seat
         return self.active
 

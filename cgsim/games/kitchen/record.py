@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from cgsim.errors import CgsimError, RecordError
+from cgsim.errors import CgsimError, ConfigError, RecordError
 from cgsim.games.contract import Action
 from cgsim.games.kitchen.cards import SPECIALS, catalogue_dict, catalogue_from_mapping
-from cgsim.games.kitchen.rules import apply, beds_full, legal_actions, new_game, plants_planted
-from cgsim.games.kitchen.scoring import result
+from cgsim.games.kitchen.record_schema import FORMAT as FORMAT
+from cgsim.games.kitchen.record_schema import GAME as GAME_NAME
+from cgsim.games.kitchen.record_schema import validate_record as validate_shape
+from cgsim.games.kitchen.rules import apply, legal_actions, new_game
+from cgsim.games.kitchen.scoring import beds_full, plants_planted, result
 from cgsim.games.kitchen.settings import KitchenRules, make_rules, settings_dict
-from cgsim.games.kitchen.state import MIDDLE, OVER, USED, State
-
-FORMAT = "cgsim.kitchen-record/1"
-GAME_NAME = "kitchen-garden"
+from cgsim.games.kitchen.state import MIDDLE, USED, Phase, State
 
 
 def _holder(holder: int) -> int | str:
@@ -61,7 +61,7 @@ def result_dict(state: State) -> dict[str, Any]:
         "beds_full": [beds_full(state, seat) for seat in range(players)],
         "hands": [len(hand) for hand in state.hands],
     }
-    if state.phase != OVER:
+    if state.phase != Phase.OVER:
         return {"end": "error", "turns": state.turn, "winners": [], **base}
     outcome = result(state)
     return {
@@ -112,20 +112,35 @@ class KitchenRecorder:
 
 
 def rules_from_record(record: Mapping[str, Any]) -> KitchenRules:
-    """The rules a record was played with, from its own ``rules`` and ``components``."""
+    """The rules a record was played with, from its own ``rules`` and ``components``.
+
+    The settings go through the game's own validation with its ranges; a value it
+    refuses is a ``RecordError`` naming the field.
+    """
     if record.get("format") != FORMAT:
         raise RecordError(f"record format {record.get('format')!r}; expected {FORMAT!r}")
     try:
-        catalogue = catalogue_from_mapping(record["components"], "record components")
+        catalogue = catalogue_from_mapping(record["components"], "components")
         settings = dict(record["rules"])
         players = settings.pop("players")
+        if players != record["players"]:
+            raise ConfigError(f"players is {players!r}, the record's players {record['players']!r}")
         return make_rules(players, settings, catalogue=catalogue)
     except KeyError as error:
-        raise RecordError(f"record is missing the field {error.args[0]!r}") from None
-    except (CgsimError, TypeError, AttributeError) as error:
-        if isinstance(error, RecordError):
-            raise
-        raise RecordError(f"record rules or components are invalid: {error}") from None
+        raise RecordError(f"{GAME_NAME} record: misses the field {error.args[0]!r}") from None
+    except ConfigError as error:
+        text = str(error)
+        field = "" if text.startswith("components") else "rules: "
+        raise RecordError(f"{GAME_NAME} record: {field}{text}") from None
+    except (CgsimError, TypeError, AttributeError, ValueError) as error:
+        raise RecordError(f"{GAME_NAME} record: a malformed field: {error}") from None
+
+
+def validate_record(record: Any) -> None:
+    """The record's shape (``record_schema``), then its rules through the settings'
+    validation: everything checked before a replay, as ``RecordError`` naming the field."""
+    validate_shape(record)
+    rules_from_record(record)
 
 
 def _event_stream(record: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -148,39 +163,72 @@ def _event_stream(record: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]
 
 def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
     """Re-play a record through the engine, yielding ``(turn, state)`` at the start of
-    every turn (the deal first, the final state last), as the ``Game`` contract says."""
+    every turn (the deal first, the final state last), as the ``Game`` contract says.
+
+    The record is validated first (``validate_record``); any failure later, even one the
+    engine did not foresee, is a ``RecordError`` naming the turn and event reached.
+    """
+    validate_record(record)
+    position = _Position()
+    try:
+        yield from _replay(record, position)
+    except RecordError:
+        raise
+    except Exception as error:
+        raise RecordError(
+            f"{position.where()}: the engine cannot replay the record here "
+            f"({type(error).__name__}: {error})"
+        ) from None
+
+
+class _Position:
+    """How far a replay got in the record's event stream, for error messages."""
+
+    def __init__(self) -> None:
+        self.stream: list[tuple[int, dict[str, Any]]] = []
+        self.at = -1
+
+    def where(self) -> str:
+        if self.at < 0:
+            return "setup"
+        if self.at >= len(self.stream):
+            return "after the last event"
+        number = self.stream[self.at][0]
+        first = next(i for i, (n, _) in enumerate(self.stream) if n == number)
+        return f"turn {number} event {self.at - first}"
+
+
+def _replay(record: Mapping[str, Any], position: _Position) -> Iterator[tuple[int, State]]:
     rules = rules_from_record(record)
-    seed = record.get("seed")
-    if not isinstance(seed, int):
-        raise RecordError(f"record seed must be an integer, got {seed!r}")
+    seed = record["seed"]
     state = new_game(rules, seed)
-    if setup_dict(state) != record.get("setup"):
+    if setup_dict(state) != record["setup"]:
         raise RecordError(f"setup does not match what seed {seed} deals")
     yield state.turn, state
-    stream = _event_stream(record)
-    position = 0
-    while position < len(stream):
-        number, event = stream[position]
-        if state.phase == OVER:
+    stream = position.stream = _event_stream(record)
+    position.at = 0
+    while position.at < len(stream):
+        number, event = stream[position.at]
+        if state.phase == Phase.OVER:
             raise RecordError(f"turn {number}: event {event} comes after the end of the game")
-        expected = [item for _, item in stream[position:]]
+        expected = [item for _, item in stream[position.at :]]
         for action in legal_actions(state):
             log: list[dict[str, Any]] = []
             following = apply(state, action, log)
-            if log == expected[: len(log)]:
+            if log and log == expected[: len(log)]:
                 break
         else:
             raise RecordError(f"turn {number}: event {event} does not match any legal action")
-        position += len(log)
-        if following.turn != state.turn and following.phase != OVER:
+        position.at += len(log)
+        if following.turn != state.turn and following.phase != Phase.OVER:
             yield following.turn, following
         state = following
-    if state.phase == OVER:
+    if state.phase == Phase.OVER:
         yield state.turn, state
     recorded = record.get("result")
     if isinstance(recorded, Mapping) and recorded.get("end") == "error":
         return
-    if state.phase != OVER:
+    if state.phase != Phase.OVER:
         raise RecordError(f"turn {state.turn}: the record ends before the game does")
     if recorded != result_dict(state):
         raise RecordError(f"result {recorded} does not match the replayed {result_dict(state)}")

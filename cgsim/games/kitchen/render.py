@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from cgsim.games.kitchen.beds import bed_full, bed_plants
 from cgsim.games.kitchen.cards import SPECIALS, card_name
-from cgsim.games.kitchen.rules import bed_full, bed_plants, beds_full, plants_planted
-from cgsim.games.kitchen.state import ACTIONS, MIDDLE, NONE, OVER, PHASE_NAMES, USED, State
+from cgsim.games.kitchen.scoring import beds_full, plants_planted
+from cgsim.games.kitchen.state import MIDDLE, NONE, PHASE_NAMES, USED, Phase, State
 
 
 def _holder_text(holder: int) -> str:
@@ -16,12 +17,12 @@ def _holder_text(holder: int) -> str:
 
 
 def _status(state: State) -> str:
-    if state.phase == OVER:
+    if state.phase == Phase.OVER:
         if state.aborted:
             return f"aborted at the turn cap after turn {state.turn}"
         return f"seat {state.winner} wins on turn {state.turn}"
     text = f"turn {state.turn}, seat {state.active} plays ({PHASE_NAMES[state.phase]}"
-    if state.phase == ACTIONS:
+    if state.phase == Phase.ACTIONS:
         text += f", {state.actions_left} action{'s' if state.actions_left != 1 else ''} left"
     if state.decider != state.active:
         text += f", seat {state.decider} decides"
@@ -55,7 +56,7 @@ def render(state: State) -> str:
         marks = []
         if state.sluggards[seat] != NONE:
             marks.append("Sluggard in front")
-        if seat == state.active and state.phase != OVER:
+        if seat == state.active and state.phase != Phase.OVER:
             marks.append("to play")
         suffix = f"  [{'; '.join(marks)}]" if marks else ""
         lines.append(

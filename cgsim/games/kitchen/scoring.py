@@ -1,13 +1,29 @@
-"""Final scores and ranks: the winner first, the others by plants, then full beds."""
+"""Scores and the final result: the winner first, the others by plants, then full beds."""
 
 from __future__ import annotations
 
 from cgsim.games.contract import GameResult
-from cgsim.games.kitchen.rules import beds_full, plants_planted
-from cgsim.games.kitchen.state import NONE, OVER, State
+from cgsim.games.kitchen.beds import bed_full, bed_plants
+from cgsim.games.kitchen.state import NONE, Phase, State
 
 SCORE_PLANTS = 100
 """Score = plants correctly planted * 100 + beds fully planted: plants rank first."""
+
+
+def beds_full(state: State, seat: int) -> int:
+    """Number of fully planted beds of a seat."""
+    catalogue = state.rules.catalogue
+    task = catalogue.tasks[state.tasks[seat]]
+    return sum(
+        bed_full(catalogue, bed, task.targets[crop], task.slots[crop])
+        for crop, bed in enumerate(state.beds[seat])
+    )
+
+
+def plants_planted(state: State, seat: int) -> int:
+    """Plants on a seat's beds (every one is in its crop's bed, so all count)."""
+    catalogue = state.rules.catalogue
+    return sum(bed_plants(catalogue, bed) for bed in state.beds[seat])
 
 
 def seat_score(state: State, seat: int) -> int:
@@ -32,7 +48,7 @@ def _ranks(scores: tuple[int, ...], winner: int) -> tuple[float, ...]:
 
 def result(state: State) -> GameResult:
     """Scores, winner, ending and ranks of a finished game."""
-    if state.phase != OVER:
+    if state.phase != Phase.OVER:
         raise ValueError("the game is not over")
     scores = tuple(seat_score(state, seat) for seat in range(state.players))
     winners = () if state.winner == NONE else (state.winner,)

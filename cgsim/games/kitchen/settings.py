@@ -51,14 +51,18 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
     "hand_limit": (0, 30),
     "market_size": (0, MAX_MARKET),
     "deal": (0, 30),
-    "turn_cap": (1, 100_000),
-    "holiday_cards": (0, 30),
-    "bazaar_swaps": (0, 30),
-    "base_actions": (1, 10),
-    "worker_actions": (0, 10),
-    "special_actions": (0, 10),
-    "prize_cards": (0, 10),
+    "turn_cap": (1, 2000),
+    "holiday_cards": (0, 10),
+    "bazaar_swaps": (0, 10),
+    "base_actions": (1, 5),
+    "worker_actions": (0, 5),
+    "special_actions": (0, 5),
+    "prize_cards": (0, 5),
 }
+"""Every setting's allowed ``(low, high)``: generous for balance studies (several times
+the rulebook's numbers), yet bounded so that every accepted game ends within
+``turn_cap`` turns of at most ``base_actions + worker_actions + special_actions``
+actions each, in seconds; no value switches the turn cap off."""
 SETTING_NAMES = tuple(f.name for f in fields(Settings))
 
 
@@ -81,9 +85,7 @@ def make_settings(overrides: Mapping[str, Any]) -> Settings:
             )
         low, high = SETTING_RANGES[key]
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-            raise ConfigError(
-                f"rule setting {key}: expected an integer from {low} to {high}, got {value!r}"
-            )
+            raise ConfigError(f"rules.{key} = {value!r}: allowed an integer from {low} to {high}")
         values[key] = value
     return Settings(**values)
 

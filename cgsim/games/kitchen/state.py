@@ -10,6 +10,7 @@ while the shared 2-player copy still lies in the middle).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 
 from cgsim.games.kitchen.settings import KitchenRules
 
@@ -20,13 +21,29 @@ MIDDLE = -2
 NONE = -1
 """No card / no seat."""
 
-CONDITIONS = 0
-SLUGGARD_RESPONSE = 1
-ACTIONS = 2
-BAZAAR_SWAPS = 3
-HOLIDAY_DISCARDS = 4
-CLEANING = 5
-OVER = 6
+
+class Phase(IntEnum):
+    """Decision points (``State.phase``): what the deciding seat chooses next.
+
+    An ``IntEnum`` is an int: states compare and hash as before, and JSON writes the number.
+    """
+
+    CONDITIONS = 0
+    """The active seat's conditions phase: a Worker, a special or a Sluggard, or no more."""
+    SLUGGARD_RESPONSE = 1
+    """The Sluggard's target: cancel it with a Worker or accept it."""
+    ACTIONS = 2
+    """The active seat's actions."""
+    BAZAAR_SWAPS = 3
+    """After a Bazaar: swaps with the new market, or done."""
+    HOLIDAY_DISCARDS = 4
+    """During a Holiday: ``sub_seat`` discards a card."""
+    CLEANING = 5
+    """Cleaning the shack: the active seat discards down to the hand limit."""
+    OVER = 6
+    """The game has ended."""
+
+
 PHASE_NAMES = (
     "conditions",
     "sluggard response",
@@ -36,11 +53,16 @@ PHASE_NAMES = (
     "cleaning the shack",
     "over",
 )
+"""Readable phase names, indexed by phase."""
 
 USED_WORKER = 1
 USED_SPECIAL = 2
 USED_SLUGGARD = 4
 """Bits of ``State.flags``: which conditions-phase abilities this turn has used."""
+
+_SLUGGARD_RESPONSE, _HOLIDAY_DISCARDS = Phase.SLUGGARD_RESPONSE, Phase.HOLIDAY_DISCARDS
+"""Bound once for ``State.decider``, asked at every decision: on Python 3.11 reading an Enum
+member off its class goes through the metaclass's ``__getattr__`` hook."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +89,7 @@ class State:
     """Number of the current turn, 1-based, every seat's turns counted."""
     active: int
     """Seat whose turn it is."""
-    phase: int
+    phase: Phase
     flags: int
     actions_left: int
     sub: int
@@ -88,6 +110,6 @@ class State:
     @property
     def decider(self) -> int:
         """The seat that makes the next decision."""
-        if self.phase == SLUGGARD_RESPONSE or self.phase == HOLIDAY_DISCARDS:
+        if self.phase == _SLUGGARD_RESPONSE or self.phase == _HOLIDAY_DISCARDS:
             return self.sub_seat
         return self.active

@@ -1,0 +1,190 @@
+"""Scoring (rules.md section 4): a complete bed's cube moves and bonuses, and the final result.
+
+Scoring a bed moves one orange cube by its pots and one blue cube by its cloches, grants
+the red-line cat, a beehive and the start-space bonus pot, then cleans the bed up. It
+may pause for a cube or bonus-pot choice: ``Work.scoring`` remembers where, and the
+functions that run it return the phase the turn resumes from once the bed is done.
+``player_score`` and ``result_of`` turn the final cubes and beehives into the result.
+"""
+
+from __future__ import annotations
+
+from cgsim.games.contract import GameResult
+from cgsim.games.cottage.state import (
+    BLUE,
+    COLOR_NAMES,
+    ORANGE,
+    SIDE_NAMES,
+    Bed,
+    Phase,
+    Player,
+    Rules,
+    Scoring,
+    State,
+    board_json,
+    cubes,
+    new_bed,
+)
+from cgsim.games.cottage.work import Work, rc
+
+
+def complete_beds(player: Player) -> list[int]:
+    """Indexes of the player's beds with no bare soil left: they must be scored."""
+    return [b for b, bed in enumerate(player.beds) if bed is not None and not bed.empty]
+
+
+def score_start(w: Work, b: int, resume: Phase) -> Phase | None:
+    """Start scoring bed ``b``; ``resume`` once it is done, None while a choice is pending."""
+    bed = w.me.beds[b]
+    assert bed is not None and not bed.empty  # checked by the callers
+    pots, cloches = bed.count_pots(), bed.count_cloches()
+    board = w.rules.catalogue.boards[bed.board]
+    w.emit(
+        {
+            "e": "score",
+            "bed": b,
+            "board": board.id,
+            "side": SIDE_NAMES[bed.dark],
+            "pots": pots,
+            "cloches": cloches,
+        }
+    )
+    w.scoring = Scoring(b, pots, cloches, ORANGE, resume)
+    return score_continue(w)
+
+
+def cube_options(rules: Rules, positions: tuple[int, ...], color: int) -> list[int]:
+    """Cubes of a colour that may move when scoring: one per distinct position off target."""
+    target = rules.target(color)
+    seen: set[int] = set()
+    options = []
+    for cube, index in enumerate(positions):
+        if index != target and index not in seen:
+            seen.add(index)
+            options.append(cube)
+    return options
+
+
+def score_continue(w: Work) -> Phase | None:
+    """Run the current scoring on; the phase to resume at its end, None while a choice waits."""
+    while True:
+        sc = w.scoring
+        assert sc is not None
+        if sc.step <= BLUE:
+            amount = sc.pots if sc.step == ORANGE else sc.cloches
+            options = cube_options(w.rules, cubes(w.me, sc.step), sc.step) if amount else []
+            if len(options) > 1:
+                w.phase = Phase.CUBE
+                return None
+            if options:
+                if move_cube(w, sc.step, options[0]):
+                    return None
+            else:
+                w.scoring = sc._replace(step=sc.step + 1)
+            continue
+        _cleanup(w, sc.bed)
+        w.scoring = None
+        return sc.resume
+
+
+def move_cube(w: Work, color: int, cube: int) -> bool:
+    """Move a cube forward for the current scoring; True when a bonus pot awaits a choice."""
+    sc = w.scoring
+    assert sc is not None
+    rules, s = w.rules, w.rules.settings
+    amount = sc.pots if color == ORANGE else sc.cloches
+    positions = list(cubes(w.me, color))
+    track, target = rules.track(color), rules.target(color)
+    start = positions[cube]
+    positions[cube] = end = min(start + amount, target)
+    w.set_cubes(color, tuple(positions))
+    w.scoring = sc._replace(step=sc.step + 1)
+    w.emit({"e": "move", "color": COLOR_NAMES[color], "cube": cube, "from": start, "to": end})
+    if s.bonus_red_line_cat and track[start] <= s.red_line < track[end] and w.supply_cats > 0:
+        w.supply_cats -= 1
+        w.set_me(w.me._replace(cats=w.me.cats + 1))
+        w.emit({"e": "gain_cat", "why": "red_line"})
+    if end == target and not w.me.has_beehive and w.beehives_taken < len(s.beehives):
+        value = s.beehives[w.beehives_taken]
+        w.beehives_taken += 1
+        w.set_me(w.me._replace(beehive=value, has_beehive=True))
+        w.emit({"e": "beehive", "value": value})
+    if s.bonus_start_pot and start == 0 and 0 not in positions and w.supply_pots > 0:
+        other = w.me.beds[1 - sc.bed]
+        if other is not None and other.empty:
+            if other.empty.bit_count() == 1:
+                place_bonus_pot(w, other.empty.bit_length() - 1)
+            else:
+                w.phase = Phase.BONUS
+                return True
+    return False
+
+
+def place_bonus_pot(w: Work, cell: int) -> None:
+    """The start-space bonus: a pot from the supply on the other bed."""
+    sc = w.scoring
+    assert sc is not None
+    b = 1 - sc.bed
+    bed = w.me.beds[b]
+    assert bed is not None
+    w.set_bed(b, bed._replace(pots=bed.pots | 1 << cell))
+    w.supply_pots -= 1
+    w.placed = True
+    w.emit({"e": "bonus_pot", "bed": b, "cell": rc(cell)})
+
+
+def release(w: Work, bed: Bed) -> None:
+    """Tiles back to the path in placement order, tokens back to the supply."""
+    w.path.extend(bed.placed)
+    w.supply_pots += bed.pots.bit_count()
+    w.supply_cats += bed.cats.bit_count()
+
+
+def _cleanup(w: Work, b: int) -> None:
+    bed = w.me.beds[b]
+    assert bed is not None
+    release(w, bed)
+    new_board: dict[str, str] | None = None
+    if w.final_round or w.supply_board is None:
+        w.set_bed(b, None)
+    else:
+        board, dark = w.supply_board
+        w.set_bed(b, new_bed(w.rules.catalogue, board, dark, w.me.turns))
+        w.supply_board = (bed.board, not bed.dark)
+        new_board = board_json(w.rules.catalogue, board, dark)
+    w.emit(
+        {
+            "e": "cleanup",
+            "bed": b,
+            "to_path": [w.tile_id(t) for t in bed.placed],
+            "new_board": new_board,
+        }
+    )
+
+
+# --------------------------------------------------------------------------- final result
+
+
+def player_score(rules: Rules, player: Player) -> int:
+    """Sum of the cube values plus beehive points."""
+    s = rules.settings
+    return (
+        sum(s.orange_track[i] for i in player.orange)
+        + sum(s.blue_track[i] for i in player.blue)
+        + player.beehive
+    )
+
+
+def result_of(state: State) -> GameResult:
+    """Scores (cubes + beehives), winners (beehive tie-break, shared wins) and ranks."""
+    rules = state.rules
+    scores = tuple(float(player_score(rules, p)) for p in state.players)
+    keys = [(scores[i], p.beehive) for i, p in enumerate(state.players)]
+    best = max(keys)
+    winners = tuple(i for i, key in enumerate(keys) if key == best)
+    ranks = []
+    for key in keys:
+        ahead = sum(1 for other in keys if other > key)
+        tied = sum(1 for other in keys if other == key)
+        ranks.append(ahead + (tied + 1) / 2)
+    return GameResult(scores, winners, state.end or "running", state.turn, tuple(ranks))

@@ -1,0 +1,154 @@
+"""The flow of a turn (rules.md section 5), from its start to the gardener.
+
+Each step either stops at a decision point (it sets ``Work.phase``) or runs straight on
+into the next automatic step: the final-round penalty, the refill (or a ramble choice),
+planting or a pass, the after-action steps (mouse hunt, scoring order), the cat limit,
+and the gardener. ``run_turns`` starts each next turn iteratively, so long runs of
+automatic turns never recurse.
+"""
+
+from __future__ import annotations
+
+from cgsim.games.cottage.gardener import do_penalty, gardener, penalty_options
+from cgsim.games.cottage.nursery import nursery_rc
+from cgsim.games.cottage.planting import can_place_cat, place_cat, pot_fits, tile_fits
+from cgsim.games.cottage.scoring import complete_beds, score_start
+from cgsim.games.cottage.state import Phase
+from cgsim.games.cottage.work import Work
+
+# Phase members bound once: these steps run every turn, and on Python 3.11 reading an
+# Enum member off its class goes through the metaclass's ``__getattr__`` hook (about ten
+# times the cost of a global).
+_PENALTY, _RAMBLE, _PLANT, _AFTER, _LIMIT = (
+    Phase.PENALTY,
+    Phase.RAMBLE,
+    Phase.PLANT,
+    Phase.AFTER,
+    Phase.LIMIT,
+)
+
+
+def start_turn(w: Work) -> None:
+    """Begin the current seat's turn and run it to its first decision (or its end)."""
+    w.turn += 1
+    me = w.me
+    w.set_me(me._replace(turns=me.turns + 1))
+    w.placed = False
+    w.emit({"e": "_turn", "n": w.turn, "seat": w.seat, "final_round": w.final_round})
+    w.had_bed = any(bed is not None for bed in me.beds)
+    if w.final_round and not w.had_bed:
+        gardener(w)
+        return
+    if w.final_round:
+        options = penalty_options(w.rules, w.me)
+        if len(options) > 1:
+            w.phase = _PENALTY
+            return
+        if options:
+            do_penalty(w, *options[0])
+    refill_step(w)
+
+
+def _row_empty_cells(w: Work) -> list[int]:
+    return [cell for cell in w.rules.rows[w.space] if w.nursery[cell] < 0]
+
+
+def refill_step(w: Work) -> None:
+    s = w.rules.settings
+    empty = len(_row_empty_cells(w))
+    if empty >= s.refill_mandatory:
+        refill(w, ramble=False)
+    elif empty and s.ramble and w.path and w.me.cats >= s.ramble_cost:
+        w.phase = _RAMBLE
+        return
+    plant_step(w)
+
+
+def refill(w: Work, ramble: bool) -> None:
+    """Fill the empty Gardener Row cells from the front of the path."""
+    cells, tiles = [], []
+    for cell in _row_empty_cells(w):
+        if not w.path:
+            break
+        tile = w.path.pop(0)
+        w.nursery[cell] = tile
+        cells.append(list(nursery_rc(cell)))
+        tiles.append(w.tile_id(tile))
+    if cells:
+        w.emit({"e": "refill", "cells": cells, "tiles": tiles, "ramble": ramble})
+
+
+def plant_step(w: Work) -> None:
+    if can_place_cat(w.me) or tile_fits(w) or pot_fits(w):
+        w.phase = _PLANT
+        return
+    pass_turn(w)
+
+
+def pass_turn(w: Work) -> None:
+    """Nothing can be planted: record why and go on after the main action."""
+    if all(w.nursery[cell] < 0 for cell in w.rules.rows[w.space]):
+        tiles = "no tile in the Gardener Row"
+    else:
+        tiles = "no Gardener Row tile fits a bed"
+    pots = "no pot left in the supply" if w.supply_pots == 0 else "no empty cell for a pot"
+    w.emit({"e": "pass", "reason": f"{tiles} and {pots}"})
+    after_step(w)
+
+
+def after_step(w: Work) -> None:
+    complete = complete_beds(w.me)
+    if can_place_cat(w.me) or len(complete) > 1:
+        w.phase = _AFTER
+    elif complete:
+        score_bed(w, complete[0], _AFTER)
+    else:
+        limit_step(w)
+
+
+def limit_step(w: Work) -> None:
+    s = w.rules.settings
+    complete = complete_beds(w.me)
+    if complete:
+        score_bed(w, complete[0], _LIMIT)
+        return
+    child = s.children[w.seat] is not None
+    if not s.bonus_cat_limit or child or not w.had_bed or w.me.cats <= s.cat_limit:
+        gardener(w)
+        return
+    cells = [(b, bed.empty) for b, bed in enumerate(w.me.beds) if bed is not None and bed.empty]
+    if not cells:
+        extra = w.me.cats - s.cat_limit
+        w.set_me(w.me._replace(cats=s.cat_limit))
+        w.supply_cats += extra
+        w.emit({"e": "return_cats", "count": extra})
+        gardener(w)
+        return
+    if len(cells) == 1 and cells[0][1].bit_count() == 1:
+        b, mask = cells[0]
+        place_cat(w, b, mask.bit_length() - 1, "limit")
+        limit_step(w)
+        return
+    w.phase = _LIMIT
+
+
+def score_bed(w: Work, b: int, resume: Phase) -> None:
+    """Score bed ``b``, then go on from ``resume`` unless a choice is pending."""
+    done = score_start(w, b, resume)
+    if done is not None:
+        resume_turn(w, done)
+
+
+def resume_turn(w: Work, resume: Phase) -> None:
+    """Go on with the turn where a finished bed scoring interrupted it."""
+    if resume == _AFTER:
+        after_step(w)
+    else:
+        limit_step(w)
+
+
+def run_turns(w: Work) -> None:
+    """Start each next turn iteratively, so long runs of automatic turns never recurse."""
+    while w.turn_pending:
+        w.turn_pending = False
+        start_turn(w)

@@ -1,0 +1,75 @@
+"""Card lookups in hands and piles, shared by legality and ``apply``.
+
+Hands are sorted and a card type's ids form one range, so a type is found by bisection;
+identical cards are interchangeable, so a pile is reduced to the first slot of each type.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Sequence
+
+from cgsim.games.kitchen.cards import Catalogue
+from cgsim.games.kitchen.state import MIDDLE
+
+
+def has_type(catalogue: Catalogue, hand: Sequence[int], type_id: int) -> bool:
+    """Whether a hand holds a card of the type; hands are sorted and a type's ids form one
+    range, so one bisection answers."""
+    index = bisect_left(hand, catalogue.type_start[type_id])
+    return index < len(hand) and hand[index] < catalogue.type_start[type_id + 1]
+
+
+def distinct_types(card_types: Sequence[int], hand: Sequence[int]) -> list[int]:
+    """Distinct card types of a sorted hand, ascending (ids are grouped by type)."""
+    return list(dict.fromkeys(map(card_types.__getitem__, hand)))
+
+
+def can_use_special(specials: Sequence[tuple[int, ...]], special: int, seat: int) -> bool:
+    """Whether ``seat`` holds a copy of the special, or the shared copy lies in the middle."""
+    return seat in specials[special] or MIDDLE in specials[special]
+
+
+class _LastPile:
+    """The last pile (market or discard tuple) and card-type table a derived list was
+    computed for, and that list (never mutated by its users): piles are immutable tuples shared by every state until they change, so
+    consecutive states usually hit by identity."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last: tuple[Sequence[int] | None, Sequence[int] | None, list[int]] = (None, None, [])
+
+
+_MARKET_SLOTS = _LastPile()
+_DISCARD_TYPES = _LastPile()
+
+
+def market_slots(card_types: Sequence[int], market: Sequence[int]) -> list[int]:
+    """``first_slots`` of a market, remembered for the last market seen."""
+    pile, types, slots = _MARKET_SLOTS.last
+    if pile is not market or types is not card_types:
+        slots = first_slots(card_types, market)
+        _MARKET_SLOTS.last = (market, card_types, slots)
+    return slots
+
+
+def discard_types(card_types: Sequence[int], discard: Sequence[int]) -> list[int]:
+    """Distinct card types of the discard pile, ascending, remembered for the last pile."""
+    pile, known_types, types = _DISCARD_TYPES.last
+    if pile is not discard or known_types is not card_types:
+        types = sorted(set(map(card_types.__getitem__, discard)))
+        _DISCARD_TYPES.last = (discard, card_types, types)
+    return types
+
+
+def first_slots(card_types: Sequence[int], cards: Sequence[int]) -> list[int]:
+    """Index of the first card of each distinct type (identical cards are interchangeable)."""
+    seen: set[int] = set()
+    slots: list[int] = []
+    for index, card in enumerate(cards):
+        card_type = card_types[card]
+        if card_type not in seen:
+            seen.add(card_type)
+            slots.append(index)
+    return slots

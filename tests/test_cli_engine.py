@@ -104,7 +104,8 @@ def test_a_game_ending_in_error_exits_1() -> None:
     bots = f"{toygame.target(toygame.Greedy)},{toygame.target(toygame.Crash)}"
     code, out = invoke("play", "--game", "toy", "--bots", bots)
     assert code == 1
-    assert "game ended in error: ValueError: boom" in out and "end: error" in out
+    assert "game ended in error: seat 1 (toygame:Crash): ValueError: boom" in out
+    assert "end: error" in out
 
 
 @pytest.mark.parametrize(

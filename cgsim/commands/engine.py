@@ -102,11 +102,21 @@ def register(app: typer.Typer) -> None:
             Path | None, typer.Option(help="Write the game record (JSON) to this file.")
         ] = None,
         show: Annotated[bool, typer.Option("--show", help="Render the game turn by turn.")] = False,
+        isolate: Annotated[
+            bool, typer.Option("--isolate", help="Each bot in its own process (untrusted bots).")
+        ] = False,
     ) -> None:
-        """Play one game and print its result table."""
+        """Play one game and print its result table.
+
+        The game is played in a worker process, so a bot that ends or hangs its process
+        is reported as that seat's error.
+        """
+        import json
+
         from cgsim.games.recordio import write_record
         from cgsim.play.bot_registry import resolve_bot
-        from cgsim.play.match import play_game
+        from cgsim.play.match import GameSpec
+        from cgsim.play.pool import WorkerContext, play_in_worker
 
         check_seed("--seed", seed)
         if record is not None:
@@ -127,19 +137,26 @@ def register(app: typer.Typer) -> None:
         specs = [resolve_bot(name, game) for name in names]
         options = parse_variant_options(variant or [])
         rules = the_game.make_rules(players, parse_rule_overrides(rule or []), components, options)
-        outcome = play_game(the_game, rules, seed, specs, record=True)
-        data = outcome.record
-        if outcome.error is not None:
-            typer.echo(f"game ended in error: {outcome.error.reason}", err=True)
-        if show and data is not None and outcome.error is None:
+        context = WorkerContext(game, rules, tuple(specs), True, 0.0, isolate)
+        spec = GameSpec(game_id=0, block=0, seed=seed, bot_seed=seed, seats=tuple(range(players)))
+        played = play_in_worker(context, spec)
+        game_row = played.games.row(0)
+        seat_rows = [played.seats.row(i) for i in range(played.seats.count)]
+        data = json.loads(played.records[0][1]) if played.records else None
+        error = game_row.get("error")
+        if error is not None:
+            seat = game_row.get("error_seat")
+            who = f"seat {seat} ({names[seat]}): " if seat is not None else ""
+            typer.echo(f"game ended in error: {who}{error}", err=True)
+        if show and data is not None and error is None:
             from cgsim.games.narrate import tell
 
             for line in tell(the_game, data):
                 typer.echo(line)
         if record is not None and data is not None:
             write_record(record, data)
-        _print_result(the_game.info, outcome.game, outcome.seats)
-        if outcome.error is not None:
+        _print_result(the_game.info, game_row, seat_rows)
+        if error is not None:
             raise typer.Exit(1)
 
     @app.command()

@@ -105,7 +105,8 @@ class RunConfig(BaseModel):
         allow_inf_nan=False,
         description="seconds per decision, 0 = none",
     )
-    chunk_size: int = Field(default=1000, ge=1, le=MAX_GAMES, description="games per chunk file")
+    isolate: bool = Field(default=False, description="each bot in its own process")
+    chunk_size: int = Field(default=500, ge=1, le=MAX_GAMES, description="games per chunk file")
     sweep: dict[str, list[Any]] = Field(
         default_factory=dict, description="grid for 'cgsim sweep': rule setting or components"
     )

@@ -199,6 +199,21 @@ def test_tampering_is_the_bots_error_and_corrupts_nothing(tmp_path: Path) -> Non
     assert reasons == {"changed rules (tampering with the engine)"}
 
 
+def test_a_cottage_bot_inflating_the_scores_is_caught(tmp_path: Path) -> None:
+    pool = ["greedy", "random", toygame.target(toygame.Inflate)]
+    fields: dict[str, Any] = {"game": "cottage-garden", "seats": [], "games": 6}
+    config = make_config(tmp_path / "inflated", bots=pool, **fields)
+    run(config, "tournament")
+    played = tables(config.results_dir)
+    honest = make_config(tmp_path / "honest", bots=[*pool[:2], "greedy:turn_value=1"], **fields)
+    run(honest, "tournament")
+    _same_honest_games(played, tables(honest.results_dir), "Inflate")
+    assert set(played["games"]["error"].drop_nulls()) == {
+        "changed rules.settings (tampering with the engine)"
+    }
+    assert played["seats"]["score"].max() < 100  # type: ignore[operator]
+
+
 def test_play_in_worker_survives_a_bot_that_ends_its_process() -> None:
     specs = (resolve_bot(GREEDY, "toy"), resolve_bot(toygame.target(toygame.KillAlways), "toy"))
     context = WorkerContext("toy", toygame.GAME.make_rules(2, {}), specs, True, 0.0)

@@ -3,20 +3,41 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from cgsim.games.cottage import decisions
 from cgsim.games.registry import get_game
 from cgsim.play import match
-from cgsim.play.seal import SEALED_PACKAGES, Seal
+from cgsim.play.bot_registry import resolve_bot
+from cgsim.play.seal import SEALED_DATA, SEALED_PACKAGES, Seal
 
 GAME = get_game("cottage-garden")
+
+
+def _seal(game: Any, rules: Any) -> Seal:
+    """The seal a worker makes."""
+    modules = (*SEALED_PACKAGES, type(game).__module__)
+    return Seal.of({"game": game, "rules": rules}, modules, SEALED_DATA)
 
 
 @pytest.fixture
 def sealed() -> Iterator[tuple[object, Seal]]:
     rules = GAME.make_rules(2, {}, None, {})
-    yield rules, Seal.of({"game": GAME, "rules": rules}, (*SEALED_PACKAGES, type(GAME).__module__))
+    yield rules, _seal(GAME, rules)
+
+
+@pytest.mark.parametrize("name", ["cottage-garden", "kitchen-garden"])
+def test_honest_games_leave_the_seal_whole(name: str) -> None:
+    game = get_game(name)
+    for players in (2, 4):
+        rules = game.make_rules(players, {}, None, {})
+        seal = _seal(game, rules)
+        bots = [resolve_bot("random", name)] * players
+        for seed in range(2):
+            assert match.play_game(game, rules, seed, bots).error is None
+            assert seal.broken() is None, (players, seed)
 
 
 def test_an_untouched_seal_holds_while_caches_grow_and_clear(sealed: tuple[object, Seal]) -> None:
@@ -58,4 +79,23 @@ def test_patched_code_breaks_it(
     with monkeypatch.context() as patch:
         patch.setattr(GAME, "apply", lambda state, action: state, raising=False)
         assert seal.broken() == "game"
+    assert seal.broken() is None
+
+
+def test_a_changed_engine_table_breaks_it(
+    sealed: tuple[object, Seal], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, seal = sealed
+    phase = next(iter(decisions.HANDLERS))
+    with monkeypatch.context() as patch:
+        patch.setitem(decisions.HANDLERS, phase, lambda *_: None)
+        assert seal.broken() == "cgsim.games.cottage.decisions.HANDLERS"
+    assert seal.broken() is None
+    kept = dict(decisions.HANDLERS)
+    try:
+        del decisions.HANDLERS[phase]
+        assert seal.broken() == "cgsim.games.cottage.decisions.HANDLERS"
+    finally:
+        decisions.HANDLERS.clear()
+        decisions.HANDLERS.update(kept)
     assert seal.broken() is None

@@ -447,3 +447,18 @@ class Peek(Bot):
                 continue
             raise RuntimeError(f"saw hidden cards: hands {candidate.hands}")
         return legal_actions[rng.randrange(len(legal_actions))]
+
+
+class Inflate(Bot):
+    """Multiplies Cottage Garden's orange scoring track by 1000 through
+    ``object.__setattr__`` on the shared rule settings, then plays the first action."""
+
+    name: ClassVar[str] = ""
+    games: ClassVar[tuple[str, ...]] = (ANY_GAME,)
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        settings = state.rules.settings
+        if max(settings.orange_track) < 1000:
+            inflated = tuple(1000 * value for value in settings.orange_track)
+            object.__setattr__(settings, "orange_track", inflated)
+        return legal_actions[0]

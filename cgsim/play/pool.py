@@ -49,7 +49,7 @@ from cgsim.play.bot_registry import BotSpec
 from cgsim.play.isolation import BotProcesses
 from cgsim.play.lifeline import exit_with_parent
 from cgsim.play.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_game
-from cgsim.play.seal import SEALED_PACKAGES, Seal
+from cgsim.play.seal import SEALED_DATA, SEALED_PACKAGES, Seal
 from cgsim.play.storage import Columns
 from cgsim.play.watch import CELLS, BotWatch, Running, grace_deadline, read
 
@@ -162,7 +162,8 @@ class Player:
             player.processes = BotProcesses(game, context.rules, context.bots, context.time_limit)
         else:
             roots = {"game": game, "rules": context.rules}
-            player.seal = Seal.of(roots, (*SEALED_PACKAGES, type(game).__module__))
+            modules = (*SEALED_PACKAGES, type(game).__module__)
+            player.seal = Seal.of(roots, modules, SEALED_DATA)
         return player
 
     def play(self, spec: GameSpec, suspect: bool = False) -> GameOutcome:

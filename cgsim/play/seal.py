@@ -43,6 +43,10 @@ MAX_OBJECTS = 200_000
 """Objects sealed at most (the walk stops descending beyond; it is a bound on cost)."""
 SEALED_PACKAGES = ("cgsim.games", "cgsim.play")
 """The engine's and the match loop's modules: their code is sealed too."""
+SEALED_DATA = ("cgsim.games",)
+"""The engine's modules: their module-level tables (dicts, lists and sets: dispatch
+tables, ranges) are sealed too, a dict's entries like a cache's (added, never changed or
+removed). Other module-level objects are left alone: memos of the last call live there."""
 _MISSING = object()
 
 
@@ -83,22 +87,31 @@ def _same(now: Iterable[Any], then: tuple[Any, ...]) -> bool:
 
 @dataclass(slots=True)
 class _Cache:
-    """A memo cache: a dict whose entries may be added or cleared, never changed."""
+    """A memo cache: a dict whose entries may be added or (if ``clearable``) cleared,
+    never changed."""
 
     path: str
     data: dict[Any, Any]
-    keys: tuple[Any, ...] = ()
-    values: tuple[Any, ...] = ()
+    keys: list[Any] = field(default_factory=list)
+    values: list[Any] = field(default_factory=list)
+    clearable: bool = True
 
     def remember(self) -> None:
-        self.keys, self.values = tuple(self.data), tuple(self.data.values())
+        """Take in the entries added since (all of them after a clear)."""
+        count = len(self.keys)
+        if len(self.data) < count:
+            self.keys, self.values = list(self.data), list(self.data.values())
+        elif len(self.data) > count:
+            self.keys.extend(itertools.islice(self.data, count, None))
+            self.values.extend(itertools.islice(self.data.values(), count, None))
 
     def intact(self) -> bool:
-        count = len(self.keys)
-        if len(self.data) < count:  # cleared (and maybe refilled): nothing to compare
-            return True
-        return _same(itertools.islice(self.data, count), self.keys) and _same(
-            itertools.islice(self.data.values(), count), self.values
+        """Whether the remembered entries are still the first ones, in order (``map``
+        stops at the end of the shorter: new entries are not compared)."""
+        if len(self.data) < len(self.keys):  # cleared (and maybe refilled)
+            return self.clearable
+        return all(map(operator.is_, self.data, self.keys)) and all(
+            map(operator.is_, self.data.values(), self.values)
         )
 
 
@@ -131,15 +144,26 @@ class Seal:
     objects: list[tuple[Any, tuple[Any, ...], str]] = field(default_factory=list)
     caches: list[_Cache] = field(default_factory=list)
     namespaces: list[_Namespace] = field(default_factory=list)
+    sealed: tuple[Any, ...] = ()
+    """The objects of ``objects``, for one ``gc.get_referents`` call over all of them."""
+    referents: tuple[Any, ...] = ()
+    """What they all referred to, in order."""
 
     @classmethod
-    def of(cls, roots: dict[str, Any], modules: Iterable[str] = ()) -> Seal:
-        """Seal the objects reachable from ``roots`` (named for messages) and the code of
-        the loaded modules ``modules`` (names) and of every module under them."""
+    def of(
+        cls, roots: dict[str, Any], modules: Iterable[str] = (), data: Iterable[str] = ()
+    ) -> Seal:
+        """Seal the objects reachable from ``roots`` (named for messages), the code of
+        the loaded modules ``modules`` (names) and of every module under them, and the
+        module-level data of the modules ``data`` and those under them."""
         seal = cls()
         seal._walk(roots)
+        for name in sorted(_loaded_modules(data)):
+            seal._seal_tables(sys.modules[name])
         for name in sorted(_loaded_modules(modules)):
             seal._seal_module(sys.modules[name])
+        seal.sealed = tuple(obj for obj, _, _ in seal.objects)
+        seal.referents = tuple(ref for _, refs, _ in seal.objects for ref in refs)
         return seal
 
     def _walk(self, roots: dict[str, Any]) -> None:
@@ -184,6 +208,19 @@ class Seal:
                 )
             stack.extend(reversed(list(children)))
 
+    def _seal_tables(self, module: types.ModuleType) -> None:
+        """A module's tables, shallowly: their entries keep their objects."""
+        for name, value in vars(module).items():
+            path = f"{module.__name__}.{name}"
+            if name.startswith("__"):  # the module's own machinery (its builtins)
+                continue
+            if type(value) is dict:
+                table = _Cache(path, value, clearable=False)
+                table.remember()
+                self.caches.append(table)
+            elif type(value) in (list, set):
+                self.objects.append((value, tuple(gc.get_referents(value)), path))
+
     def _seal_module(self, module: types.ModuleType) -> None:
         names = vars(module)
         self.namespaces.append(
@@ -206,9 +243,10 @@ class Seal:
         """What changed since the seal was made (a path such as ``rules.settings``), or
         None. Caches that passed remember their new entries."""
         try:
-            for obj, refs, path in self.objects:
-                if not _same(gc.get_referents(obj), refs):
-                    return path
+            if not _same(gc.get_referents(*self.sealed), self.referents):  # one C call
+                for obj, refs, path in self.objects:
+                    if not _same(gc.get_referents(obj), refs):
+                        return path
             for namespace in self.namespaces:
                 if not namespace.intact():
                     return namespace.changed()

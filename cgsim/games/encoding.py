@@ -173,9 +173,9 @@ class ActionSpace:
         """The engine action of an index; ``ValueError`` outside ``0..size-1``."""
         if not 0 <= index < self.size:
             raise ValueError(f"action index {index} is outside 0..{self.size - 1}")
+        # The last segment starting at or before ``index``: never an empty one, since an
+        # empty segment shares its start with the segment after it.
         position = bisect.bisect_right(self.starts, index) - 1
-        while self.segments[position].size == 0:  # an empty segment shares its start
-            position += 1
         segment = self.segments[position]
         flat = index - self.starts[position]
         args = []

@@ -161,6 +161,16 @@ def test_random_toml_as_a_config(document: dict[str, Any]) -> None:
     _validate(toml_text(document), component=False)
 
 
+def test_control_characters_in_a_bad_key_are_escaped_in_the_one_line(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('game = "cottage-garden"\n"bad\\u001ekey\\u001b[2J" = 1\n')
+    outcome = run_cli(["validate", str(config)])
+    assert_user_outcome(outcome)
+    assert outcome.code == 2 and outcome.err.count("\n") == 1, outcome.err
+    assert "\x1e" not in outcome.err and "\x1b" not in outcome.err
+    assert "bad\\x1ekey\\x1b[2J" in outcome.err
+
+
 @QUICK
 @given(st.binary(max_size=400), st.sampled_from(["cottage-garden", "kitchen-garden"]))
 def test_random_bytes_as_a_component_file(data: bytes, game: str) -> None:

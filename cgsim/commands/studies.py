@@ -155,13 +155,22 @@ def register(app: typer.Typer) -> None:
         ] = None,
         seed: Annotated[int | None, typer.Option(help="Run seed (overrides).")] = None,
         out: Annotated[Path | None, typer.Option(help="Parent of the results folder.")] = None,
+        games: Annotated[
+            int | None,
+            typer.Option(
+                help="Games per candidate in the first round, doubled every round "
+                "(overrides [tune] games)."
+            ),
+        ] = None,
     ) -> None:
         """Search the free rule settings for the values closest to the targets."""
-        from cgsim.play.config import load_config
+        from cgsim.play.config import load_config, with_overrides
         from cgsim.reporting.pages import format_value
         from cgsim.studies.tune import candidate_label, tune_config, tune_spec, write_tune_report
 
         loaded = load_config(config, {"seed": seed, "workers": workers, "out": out})
+        if games is not None:
+            loaded = with_overrides(loaded, {"tune": {**loaded.tune, "games": games}})
         spec = tune_spec(loaded)
         require_output_dir(loaded.results_dir / "tune", "--out")
         result = tune_config(loaded, workers=workers, echo=typer.echo)

@@ -105,11 +105,16 @@ def register(app: typer.Typer) -> None:
         isolate: Annotated[
             bool, typer.Option("--isolate", help="Each bot in its own process (untrusted bots).")
         ] = False,
+        human: Annotated[
+            list[int] | None,
+            typer.Option(help="Play this seat yourself at the terminal (repeatable)."),
+        ] = None,
     ) -> None:
         """Play one game and print its result table.
 
         The game is played in a worker process, so a bot that ends or hangs its process
-        is reported as that seat's error.
+        is reported as that seat's error; with --human seats it is played here, at the
+        terminal, and the record is always kept (playtest-seed<SEED>.json by default).
         """
         import json
 
@@ -134,9 +139,22 @@ def register(app: typer.Typer) -> None:
             raise ConfigError(
                 f"--bots gives {len(names)} bots for {players} players; give 1 or {players}"
             )
-        specs = [resolve_bot(name, game) for name in names]
+        humans = sorted(set(human or []))
+        for person in humans:
+            if not 0 <= person < players:
+                raise ConfigError(f"--human {person}: no such seat; seats are 0 to {players - 1}")
+        if humans and isolate:
+            raise ConfigError("--human and --isolate: a person's game is played here, not isolated")
+        specs = [resolve_bot(name, game) for seat, name in enumerate(names) if seat not in humans]
         options = parse_variant_options(variant or [])
         rules = the_game.make_rules(players, parse_rule_overrides(rule or []), components, options)
+        if humans:
+            from cgsim.commands.human import play_with_people
+
+            target = record if record is not None else Path(f"playtest-seed{seed}.json")
+            require_output_file(target, "--record")
+            play_with_people(the_game, rules, seed, names, humans, target)
+            return
         context = WorkerContext(game, rules, tuple(specs), True, 0.0, isolate)
         spec = GameSpec(game_id=0, block=0, seed=seed, bot_seed=seed, seats=tuple(range(players)))
         played = play_in_worker(context, spec)
@@ -191,18 +209,30 @@ def register(app: typer.Typer) -> None:
             ),
         ] = 1,
         events: Annotated[bool, typer.Option(help="List the moves played in each turn.")] = True,
+        html: Annotated[
+            Path | None,
+            typer.Option(help="Write the game as one self-contained page to browse in a browser."),
+        ] = None,
     ) -> None:
         """Replay a recorded game through the engine and render it turn by turn, with the
-        game's notation and the moves played."""
+        game's notation and the moves played (or, with --html, as a page)."""
         from cgsim.games.narrate import end_meaning, tell
         from cgsim.games.recordio import read_record
 
         check_int("--index", index, 1, MAX_GAMES)
+        if html is not None:
+            require_output_file(html, "--html")
         data = read_record(file, index - 1)
         where = str(file) if file.name.endswith(".json") else f"{file}: record {index}"
         the_game = _game_of_record(data, where)
         try:
             the_game.validate_record(data)
+            if html is not None:
+                from cgsim.reporting.viewer import write_viewer
+
+                write_viewer(the_game, data, html)
+                typer.echo(f"viewer written to {html}")
+                return
             for line in tell(the_game, data, turn=turn, moves=events):
                 typer.echo(line)
         except RecordError as error:

@@ -161,3 +161,25 @@ def test_the_kitchen_page_hides_other_hands(browser: Browser, tmp_path: Path) ->
     hidden = browser.run("document.querySelectorAll('[data-hand=\"1\"] [data-card=hidden]').length")
     assert hidden == len(state.hands[1])
     assert browser.errors() == []
+
+
+def test_the_report_lists_notable_games_with_their_pages(tmp_path: Path) -> None:
+    from results_fixtures import write_results
+    from test_report import TINY
+
+    from cgsim.games.recordio import dumps, iter_records
+    from cgsim.reporting.notable import notable_section
+
+    results = write_results(tmp_path / "run", TINY, name="tiny-run")
+    lines = [dumps({**r, "game_id": i}) for i, r in enumerate(iter_records(COTTAGE))]
+    (results / "records").mkdir(exist_ok=True)
+    (results / "records" / "chunk-000000.jsonl").write_text("\n".join(lines) + "\n")
+    out = tmp_path / "report"
+    section = notable_section(results, out)
+    assert section is not None
+    whys = [text.split(":")[0] for text, _ in section.links]
+    assert {"longest", "closest", "biggest margin", "error"} <= set(whys)
+    for _, href in section.links:
+        if href:
+            assert "game-data" in (out / href).read_text(encoding="utf-8")
+    assert notable_section(write_results(tmp_path / "bare", TINY), out) is None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from cgsim.errors import ConfigError, RecordError
+from cgsim.games.contract import AnyGame
 from cgsim.games.registry import DEFAULT_GAME, get_game
 from cgsim.play.limits import MAX_GAMES, check_int, check_seed
 from cgsim.play.paths import require_output_file
@@ -149,11 +151,9 @@ def register(app: typer.Typer) -> None:
         options = parse_variant_options(variant or [])
         rules = the_game.make_rules(players, parse_rule_overrides(rule or []), components, options)
         if humans:
-            from cgsim.commands.human import play_with_people
-
             target = record if record is not None else Path(f"playtest-seed{seed}.json")
             require_output_file(target, "--record")
-            play_with_people(the_game, rules, seed, names, humans, target)
+            _play_with_people(the_game, rules, seed, names, humans, target)
             return
         context = WorkerContext(game, rules, tuple(specs), True, 0.0, isolate)
         spec = GameSpec(game_id=0, block=0, seed=seed, bot_seed=seed, seats=tuple(range(players)))
@@ -302,3 +302,50 @@ def _print_result(info: Any, game_row: dict[str, Any], seat_rows: list[dict[str,
     typer.echo(f"end: {end}, turns: {game_row.get('turns')}, seed: {game_row.get('seed')}")
     if meaning:
         typer.echo(f"  {end}: {meaning}")
+
+
+def _play_with_people(
+    game: AnyGame,
+    rules: Any,
+    seed: int,
+    names: Sequence[str],
+    humans: Sequence[int],
+    record: Path,
+    console: Any = None,
+) -> None:
+    """Play one game here, the ``humans`` seats asking the console; write its record
+    (partial if a person quits) and print the result table of a finished game."""
+    from cgsim.games.narrate import legend_lines
+    from cgsim.games.recordio import write_record
+    from cgsim.play.bot_registry import resolve_bot
+    from cgsim.play.human import HELP, Console, Table, human_spec, partial_record
+    from cgsim.play.match import play_game
+
+    table = Table(console if console is not None else Console())
+    specs = [
+        human_spec(table, logs=seat == humans[0])
+        if seat in humans
+        else resolve_bot(name, game.info.id)
+        for seat, name in enumerate(names)
+    ]
+    say = table.console.say
+    say("\n".join(legend_lines(game.info)))
+    say(f"\nYou play seat{'s' * (len(humans) > 1)} {', '.join(map(str, humans))}.\n{HELP}")
+    outcome = play_game(game, rules, seed, specs, record=True)
+    if table.quitter is not None:
+        data = partial_record(game, rules, seed, specs, table.actions)
+        write_record(record, data)
+        say(
+            f"\nseat {table.quitter} quit after {len(table.actions)} actions; the game so far "
+            f"is kept in {record} (cgsim replay {record})"
+        )
+        return
+    if outcome.error is not None or outcome.record is None:
+        reason = outcome.error.reason if outcome.error is not None else "no record"
+        typer.echo(f"game ended in error: {reason}", err=True)
+        raise typer.Exit(1)
+    write_record(record, outcome.record)
+    final = list(game.replay(outcome.record))[-1][1]
+    say("\n" + game.render(final))
+    _print_result(game.info, outcome.game, outcome.seats)
+    say(f"record written to {record}")

@@ -494,6 +494,46 @@ class Game(Protocol[StateT, RulesT, ObsT]):
         ...
 
 
+@runtime_checkable
+class Pictured(Protocol):
+    """A game the browser viewer can draw (``cgsim replay --html``): the engine says what
+    each state shows, as data, and a script of the game's own draws that data."""
+
+    def picture(self, state: Any) -> dict[str, Any]:
+        """What the viewer draws of a state, JSON-ready; ``scores`` holds each seat's
+        score so far in the score unit's lead unit (the page's chart)."""
+        ...
+
+    def drawing(self) -> str:
+        """The page script defining ``drawGame(element, picture, options)``."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One entry of the menu a person picks from: an action (a leaf) or a group of further
+    choices (a tile, then a bed, then a placement), with an optional drawing."""
+
+    label: str
+    action: Action | None = None
+    drawing: str = ""
+    """Lines drawn under the label (a placement on its bed), empty for none."""
+    options: tuple[Choice, ...] = ()
+
+
+@runtime_checkable
+class Playable(Protocol):
+    """A game a person can play at the terminal (``cgsim play --human``)."""
+
+    def choices(self, view: Any, legal: Sequence[Action]) -> tuple[Choice, ...]:
+        """The legal actions as a menu a person can use, from what the seat sees."""
+        ...
+
+    def render_view(self, view: Any) -> str:
+        """What the seat sees, drawn as text (its observation: hidden cards stay hidden)."""
+        ...
+
+
 def raw_event(event: Mapping[str, Any]) -> str:
     """A recorded event as its type and fields (``gardener: space=3, value=2``): how a
     game's ``describe_turns`` shows an event it has no sentence for."""

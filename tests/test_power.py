@@ -43,6 +43,8 @@ def test_the_deal_and_within_parts_are_recovered() -> None:
     assert abs(found.paired_sd - 1.0) < 0.1  # sqrt(2 * 1 / 2)
     once = spread(values[::2], ids[::2])
     assert np.isnan(once.paired_sd) and once.unpaired_sd > 2.5
+    same = spread(np.repeat(values[::2], 2), ids)
+    assert np.isnan(same.paired_sd) and same.unpaired_sd > 2.5
 
 
 def test_a_study_of_the_advised_size_has_the_promised_power_and_alpha() -> None:

@@ -11,8 +11,8 @@ From one pilot run, the spread is split into a deal part and a within-deal part 
 analysis of variance over the games of each deal): unpaired studies pay both, paired
 studies on common seeds cancel the deal part and pay only the within-deal part twice.
 That assumes a small change leaves the deal's own part alone, which is what common
-random numbers rely on; a pilot that plays each deal once cannot split the two, and no
-paired figure is given.
+random numbers rely on; a pilot that plays each deal once, or whose games of a deal
+never differ, cannot split the two, and no paired figure is given.
 """
 
 from __future__ import annotations
@@ -50,8 +50,10 @@ class Spread:
 
     @property
     def paired_sd(self) -> float:
-        """Standard deviation of one deal's paired difference on common seeds."""
-        if math.isnan(self.within):
+        """Standard deviation of one deal's paired difference on common seeds (nan when
+        the pilot cannot tell: one game per deal, or games of a deal that never differ,
+        as when the same deterministic bot sits in every seat)."""
+        if math.isnan(self.within) or self.within == 0.0:
             return math.nan
         return math.sqrt(2.0 * self.within / self.games_per_deal)
 

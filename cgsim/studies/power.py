@@ -114,7 +114,8 @@ def power_sentences(table: pl.DataFrame, alpha: float, power: float) -> list[str
             f"{row['deals_paired']:,} deals on common seeds ({row['games_paired']:,} games per "
             "setup)"
             if row["deals_paired"] is not None
-            else "no paired figure (the pilot played each deal once)"
+            else "no paired figure (the pilot's games of a deal do not vary: one game per deal, or "
+            "the same games in every seating)"
         )
         unpaired = (
             f"{row['deals_unpaired']:,} independent deals per setup"

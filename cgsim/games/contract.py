@@ -12,7 +12,7 @@ States and rules are opaque to the machinery, must be picklable, and are never m
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -301,6 +301,17 @@ class Benchmark:
     """The player count it applies to."""
 
 
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """A restriction a bot can be put under to measure what a mechanic is worth
+    (restricted play): the actions it forbids, told by the action alone."""
+
+    name: str
+    text: str
+    """What the restricted player never does, in words."""
+    forbids: Callable[[Action], bool]
+
+
 class NoVariant(BaseModel):
     """The variant options of a game that has none."""
 
@@ -340,6 +351,9 @@ class GameInfo:
     ends: tuple[Term, ...] = ()
     """What each of its end statuses (``normal``, ``stalled``, ``aborted``) means in this
     game; the machinery adds ``error`` (a bot failed)."""
+    restrictions: tuple[Restriction, ...] = ()
+    """What a bot can be made to never do (``cgsim mechanics`` plays a bot with and
+    without each): one per mechanic worth measuring."""
 
     def setup(self, name: str) -> Setup:
         """The declared setup of that name."""

@@ -12,9 +12,8 @@ from typing import Annotated
 
 import typer
 
+from cgsim.commands.runs import EXIT_INTERRUPTED, SeedOpt, WorkersOpt
 from cgsim.play.limits import check_float, check_seed, check_workers
-
-EXIT_INTERRUPTED = 130
 
 
 def register(app: typer.Typer) -> None:
@@ -36,9 +35,7 @@ def register(app: typer.Typer) -> None:
         power: Annotated[float, typer.Option(help="Chance of finding the effect.")] = 0.8,
         games: Annotated[int | None, typer.Option(help="Pilot games (config only).")] = None,
         seed: Annotated[int | None, typer.Option(help="Pilot run seed (config only).")] = None,
-        workers: Annotated[
-            int | None, typer.Option(help="Worker processes, 0 = all cores.")
-        ] = None,
+        workers: WorkersOpt = None,
         out: Annotated[
             Path | None, typer.Option(help="Output folder (default: the pilot's results).")
         ] = None,
@@ -76,10 +73,8 @@ def register(app: typer.Typer) -> None:
     def sensitivity(
         config: Annotated[Path, typer.Argument(help="TOML config (an optional \\[sensitivity]).")],
         games: Annotated[int | None, typer.Option(help="Games per point (overrides).")] = None,
-        seed: Annotated[int | None, typer.Option(help="Run seed (overrides).")] = None,
-        workers: Annotated[
-            int | None, typer.Option(help="Worker processes, 0 = all cores.")
-        ] = None,
+        seed: SeedOpt = None,
+        workers: WorkersOpt = None,
         out: Annotated[Path | None, typer.Option(help="Parent of the study's folder.")] = None,
         alpha: Annotated[float, typer.Option(help="Family-wise error rate (Holm).")] = 0.05,
         fresh: Annotated[
@@ -121,10 +116,8 @@ def register(app: typer.Typer) -> None:
             Path, typer.Argument(help="TOML config: the first seat's bot is restricted.")
         ],
         games: Annotated[int | None, typer.Option(help="Games per run (overrides).")] = None,
-        seed: Annotated[int | None, typer.Option(help="Run seed (overrides).")] = None,
-        workers: Annotated[
-            int | None, typer.Option(help="Worker processes, 0 = all cores.")
-        ] = None,
+        seed: SeedOpt = None,
+        workers: WorkersOpt = None,
         out: Annotated[Path | None, typer.Option(help="Parent of the study's folder.")] = None,
         alpha: Annotated[float, typer.Option(help="Family-wise error rate (Holm).")] = 0.05,
         fresh: Annotated[bool, typer.Option("--fresh", help="Replay runs already played.")] = False,
@@ -164,10 +157,8 @@ def register(app: typer.Typer) -> None:
             Path, typer.Argument(help="TOML config: its seats are repeated at every count.")
         ],
         games: Annotated[int | None, typer.Option(help="Games per count (overrides).")] = None,
-        seed: Annotated[int | None, typer.Option(help="Run seed (overrides).")] = None,
-        workers: Annotated[
-            int | None, typer.Option(help="Worker processes, 0 = all cores.")
-        ] = None,
+        seed: SeedOpt = None,
+        workers: WorkersOpt = None,
         out: Annotated[Path | None, typer.Option(help="Parent of the study's folder.")] = None,
         fresh: Annotated[
             bool, typer.Option("--fresh", help="Replay counts already played.")

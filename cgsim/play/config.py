@@ -113,6 +113,13 @@ class RunConfig(BaseModel):
     tune: dict[str, Any] = Field(
         default_factory=dict, description="'cgsim tune': [tune.free] settings, [tune.targets]"
     )
+    sensitivity: dict[str, Any] = Field(
+        default_factory=dict,
+        description="'cgsim sensitivity': knobs, steps, interactions",
+    )
+    mechanics: dict[str, Any] = Field(
+        default_factory=dict, description="'cgsim mechanics': restrictions, negligible"
+    )
 
     @field_validator("game")
     @classmethod

@@ -159,7 +159,8 @@ def _frames(schemas: TableSchemas, batch: Batch) -> dict[str, pl.DataFrame]:
     return frames
 
 
-def _write(store: ResultsStore, schemas: TableSchemas, index: int, batch: Batch) -> None:
+def write_batch(store: ResultsStore, schemas: TableSchemas, index: int, batch: Batch) -> None:
+    """Write chunk ``index`` of the tables and records from a batch holding all its games."""
     records = [line for _, line in sorted(batch.records)]
     store.write_chunk(index, _frames(schemas, batch), records)
     store.drop_partial(index)
@@ -206,7 +207,8 @@ def _keep_partials(
             buffer.kept = buffer.batch.games.count
 
 
-def _count_errors(store: ResultsStore) -> int:
+def count_errors(store: ResultsStore) -> int:
+    """Games in the result tables that ended in error."""
     results = open_results(store.path)
     with results.reading():
         count: int = (
@@ -219,7 +221,7 @@ def _count_errors(store: ResultsStore) -> int:
     return count
 
 
-def _carried_over(previous: Results | None, manifest: dict[str, Any]) -> None:
+def carry_over(previous: Results | None, manifest: dict[str, Any]) -> None:
     """Keep what a resumed run already knew: when it started and how long it played."""
     if previous is None:
         return
@@ -228,7 +230,7 @@ def _carried_over(previous: Results | None, manifest: dict[str, Any]) -> None:
         manifest["timings"] = dict(previous.data["timings"])
 
 
-def _finished(previous: Results | None, status: str, played: int) -> str | None:
+def finished_at(previous: Results | None, status: str, played: int) -> str | None:
     """When the run completed: kept when re-running a complete run played nothing."""
     if status != "complete":
         return None
@@ -237,7 +239,9 @@ def _finished(previous: Results | None, status: str, played: int) -> str | None:
     return _now()
 
 
-def _timings(before: Mapping[str, Any], wall: float, played: int, workers: int) -> dict[str, Any]:
+def add_timings(
+    before: Mapping[str, Any], wall: float, played: int, workers: int
+) -> dict[str, Any]:
     """The run's timings over every session: a session that played nothing changes none."""
     if not played:
         return dict(before)
@@ -277,7 +281,7 @@ def run_games(
     store = ResultsStore(config.results_dir)
     manifest = new_manifest(config, plan, game)
     previous = _prepare(store, manifest, fresh)
-    _carried_over(previous, manifest)
+    carry_over(previous, manifest)
     schema = game.schema(plan.rules)
     total = len(plan.schedule)
     buffers, todo = _pending(store, previous, total, config.chunk_size, schema)
@@ -298,7 +302,7 @@ def run_games(
     kept_at = time.monotonic()
     try:
         for index in [k for k, buffer in buffers.items() if buffer.complete()]:
-            _write(store, schemas, index, buffers[index].batch)
+            write_batch(store, schemas, index, buffers[index].batch)
             del buffers[index]  # only once written: an interrupted write keeps it partial
         with WorkerPool(workers if remaining else 0, context) as pool:
             for batch in pool.results(TaskSource(plan.schedule, todo, workers)):
@@ -307,7 +311,7 @@ def run_games(
                 played += batch.games.count
                 shown.update(batch.games.count)
                 if buffers[index].complete():
-                    _write(store, schemas, index, buffers[index].batch)
+                    write_batch(store, schemas, index, buffers[index].batch)
                     del buffers[index]
                 if time.monotonic() - kept_at >= PARTIAL_EVERY:
                     _keep_partials(store, schemas, buffers)
@@ -327,10 +331,10 @@ def run_games(
     manifest |= {
         "games_done": stored,
         "games_partial": partial,
-        "errors": _count_errors(store),
+        "errors": count_errors(store),
         "status": status,
-        "finished": _finished(previous, status, played),
-        "timings": _timings(manifest["timings"], wall, played, workers),
+        "finished": finished_at(previous, status, played),
+        "timings": add_timings(manifest["timings"], wall, played, workers),
     }
     store.write_manifest(manifest)
     return RunResult(

@@ -7,8 +7,10 @@ from typing import Annotated, Any
 
 import typer
 
+from cgsim.commands.runs import BackendOpt, SchedulerOpt
 from cgsim.errors import ConfigError, RecordError
 from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.play.backend import using_backend
 from cgsim.play.limits import MAX_GAMES, check_int, check_seed
 from cgsim.play.paths import require_output_file
 
@@ -226,15 +228,19 @@ def register(app: typer.Typer) -> None:
             int, typer.Option(help="Also run this many games and report the peak memory (0: skip).")
         ] = 0,
         game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
+        backend: BackendOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
-        """Print speed figures: games per second, per-decision cost, parallel efficiency."""
+        """Print speed figures: games per second, per-decision cost, parallel efficiency
+        (with --backend dask: the Dask backend's against the local pool's)."""
         from cgsim.studies.bench import memory_bench, run_bench
 
         get_game(game)  # an unknown game fails before any measurement
         check_int("--games", games, 1, MAX_BENCH_GAMES)
         check_int("--memory-games", memory_games, 0, MAX_GAMES)
         check_seed("--seed", seed)
-        run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
+        with using_backend(backend, scheduler):
+            run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
         if memory_games > 0:
             typer.echo("")
             memory_bench(memory_games, seed, typer.echo, game=game)

@@ -9,41 +9,70 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import polars as pl
 import pytest
 import toygame
 from cli_helpers import assert_refused, run_cli
 from distributed import Client, WorkerPlugin
+from pydantic import BaseModel, ConfigDict
 from test_runner import GREEDY, WANDERER, make_config, run, tables
 from typer.testing import CliRunner
 
 from cgsim.cli import app
 from cgsim.errors import ConfigError
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action
 from cgsim.play import dask_pool
 from cgsim.play.backend import using_backend
 from cgsim.play.config import validate_config
+from cgsim.play.schedules import plan_for
 
 toygame.register()
 TESTS = Path(__file__).parent
 KILL_ALWAYS = toygame.target(toygame.KillAlways)
+IN_DASK = "CGSIM_TEST_IN_DASK_WORKER"
 SMALL = ["--no-report", "--games", "12", "--seed", "5"]
 
 
 class ToyGame(WorkerPlugin):
-    """Makes the toy game known on every worker, restarted ones included."""
+    """Makes the toy game known on every worker, restarted ones included, and marks the
+    worker as one :class:`KillWorker` may kill."""
 
     def setup(self, worker: Any) -> None:
         toygame.register()
+        os.environ[IN_DASK] = "1"
+
+
+class KillParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    targets: str = ""
+
+
+class KillWorker(Bot):
+    """Kills the Dask worker playing its game (not only its own process) in the game
+    whose targets are ``targets``; elsewhere, and outside a Dask worker, plays fair."""
+
+    games: ClassVar[tuple[str, ...]] = ("toy",)
+    Params: ClassVar[type[BaseModel]] = KillParams
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        wanted = ",".join(str(target) for target in state.targets)
+        if os.environ.get(IN_DASK) and wanted == self.params.targets:
+            os.kill(os.getppid(), signal.SIGKILL)
+            time.sleep(60)
+        return legal_actions[0]
 
 
 @pytest.fixture(scope="module")
@@ -172,6 +201,30 @@ def test_a_bot_ending_its_process_is_its_error_as_locally(
     assert all("the worker process died 2 times" in reason for reason in reasons)
 
 
+def test_a_lost_worker_is_retried_and_a_game_killing_two_is_an_error(
+    tmp_path: Path, local_cluster: Client
+) -> None:
+    probe = make_config(tmp_path / "probe", games=8)
+    plan = plan_for(probe, "run")
+    game = toygame.ToyGame()
+    deals = [game.new_game(plan.rules, plan.schedule.spec(i).seed).targets for i in range(8)]
+    culprit = next(deal for deal in deals if deals.count(deal) == 2)  # one deal, both seatings
+    killed = {i for i, deal in enumerate(deals) if deal == culprit}
+    params = {"targets": ",".join(map(str, culprit))}
+    seats: list[Any] = [GREEDY, {"bot": "test_dask:KillWorker", "params": params}]
+    local = make_config(tmp_path / "local", games=8, seats=seats)
+    run(local)
+    remote = make_config(tmp_path / "dask", games=8, seats=seats, backend="dask", workers=2)
+    result = run(remote)
+    assert result.status == "complete" and result.errors == 2, result
+    expected, got = tables(local.results_dir)["games"], tables(remote.results_dir)["games"]
+    errors = got.filter(pl.col("end") == "error")
+    assert set(errors["game_id"].to_list()) == killed
+    assert all("the Dask worker process died 2 times" in e for e in errors["error"].to_list())
+    same = ~pl.col("game_id").is_in(list(killed))
+    assert got.filter(same).equals(expected.filter(same))
+
+
 def test_resuming_on_another_backend_completes_the_same_run(
     tmp_path: Path, local_cluster: Client
 ) -> None:
@@ -291,6 +344,7 @@ class ToyGame(WorkerPlugin):
 
 
 from cgsim.play.config import validate_config
+from cgsim.play.schedules import plan_for
 from cgsim.play.runner import run_games
 from cgsim.play.schedules import plan_for
 

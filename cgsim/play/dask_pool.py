@@ -5,8 +5,7 @@ into batches (:class:`~cgsim.play.pool.TaskSource`, sized as locally), writes th
 chunks, manifest and records. Workers only play batches (:mod:`cgsim.play.dask_worker`)
 and send back flat rows, so the tables are those of the local pool, byte for byte.
 
-- **Backpressure**: at most :data:`~cgsim.play.pool.PREFETCH` batches per worker thread
-  are in flight, never a future per game.
+- **Backpressure**: one batch per worker thread is in flight, never a future per game.
 - **A lost worker** (its machine gone, killed): Dask reports ``KilledWorker`` for its
   batch, which is played again under the local pool's rule
   (:func:`~cgsim.play.pool.retry_after_death`). A local cluster's scheduler reports the
@@ -87,10 +86,19 @@ def close_clients() -> None:
 atexit.register(close_clients)
 
 
+LOCAL_SCHEDULER = {"distributed.scheduler.allowed-failures": 0}
+"""A local cluster's scheduler reports a worker's first death, as the local pool counts
+deaths."""
+BATCH_SECONDS = 1.0
+"""How long a Dask batch should last: one task per worker thread is in flight (so that a
+worker's death is blamed on the one batch it was playing), and the wait for the next
+task is then a small share of a second-long batch."""
+
+
 def _local_cluster(workers: int) -> Client:
-    """A cluster of ``workers`` processes on this machine, one thread each; its
-    scheduler reports a worker's first death, as the local pool counts deaths."""
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+    """A cluster of ``workers`` processes on this machine, one thread each, with the
+    local pool's rule for deaths (:data:`LOCAL_SCHEDULER`)."""
+    with dask.config.set(LOCAL_SCHEDULER):
         cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
@@ -274,39 +282,50 @@ class DaskPool:
         queue.add(future)
 
     def _fill(self, source: TaskSource, queue: as_completed) -> None:
-        while len(self.flying) < self.size * PREFETCH:
+        while len(self.flying) < self.size:
             task = source.next_task()
             if task is None:
                 return
             self._submit(task, queue)
 
-    def _failed(self, future: Future[Batch], task: Task, source: TaskSource) -> Batch | None:
+    def _failed(self, error: BaseException | None, task: Task, source: TaskSource) -> Batch | None:
         """A batch that did not come back: retried when its worker died, else the
         cluster is gone (or broken): :class:`BackendLost`."""
-        error = future.exception() if future.status == "error" else None
         if isinstance(error, KilledWorker):
             spec = retry_after_death(source, task, [])
             if spec is None:
                 return None
             reason = f"the Dask worker process died {MAX_ATTEMPTS} times playing this game"
             return error_batch(self.game, self.context, spec, reason, None)
-        what = _one_line(error) if error is not None else f"its batch was {future.status}"
+        what = _one_line(error) if error is not None else "its batch was cancelled"
         raise BackendLost(f"the Dask cluster stopped playing ({what})")
 
+    @staticmethod
+    def _outcome(future: Future[Batch]) -> tuple[Batch | None, BaseException | None]:
+        """A finished batch, or why there is none (its error; None: cancelled)."""
+        try:
+            if future.status == "finished":
+                return future.result(), None
+            return None, future.exception() if future.status == "error" else None
+        except Exception as error:  # the worker holding the batch died before sending it
+            return None, error
+
     def results(self, source: TaskSource) -> Iterator[Batch]:
-        """Play every task of ``source``, yielding batches in completion order."""
+        """Play every task of ``source``, yielding batches in completion order, one
+        batch per worker thread in flight (:data:`BATCH_SECONDS` long)."""
+        source.target_seconds = BATCH_SECONDS
         queue = as_completed(loop=self.client.loop)
         try:
             self._fill(source, queue)
             while self.flying:
                 future = next(queue)
                 task = self.flying.pop(future)
-                if future.status == "finished":
-                    batch: Batch = future.result()
+                batch, error = self._outcome(future)
+                if batch is not None:
                     source.measured(batch)
                     yield batch
                 else:
-                    failed = self._failed(future, task, source)
+                    failed = self._failed(error, task, source)
                     if failed is not None:
                         yield failed
                 self._fill(source, queue)

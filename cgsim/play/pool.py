@@ -270,6 +270,8 @@ class TaskSource:
         self.retries: deque[Task] = deque()
         self.remaining = sum(len(r) for r in self.ranges)
         self.seconds_per_game: float | None = None
+        self.target_seconds = TARGET_BATCH_SECONDS
+        """How long a batch should last: a pool with a dearer round trip asks for more."""
 
     def __bool__(self) -> bool:
         return bool(self.retries or self.ranges)
@@ -277,7 +279,7 @@ class TaskSource:
     def batch_size(self) -> int:
         if self.seconds_per_game is None:
             return 1
-        wanted = TARGET_BATCH_SECONDS / max(self.seconds_per_game, 1e-6)
+        wanted = self.target_seconds / max(self.seconds_per_game, 1e-6)
         tail = math.ceil(self.remaining / (2 * self.workers))
         return max(1, min(int(wanted), tail, MAX_BATCH))
 

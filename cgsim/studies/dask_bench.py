@@ -38,6 +38,8 @@ def dask_bench(
     if runs:
         _runs(games, seed, echo, config, scheduler, cores)
     _task_cost(echo, scheduler, cores)
+    if runs:
+        parent_costs(config.game, seed, echo)
 
 
 def _runs(
@@ -86,3 +88,47 @@ def _task_cost(echo: Echo, scheduler: str | None, cores: int) -> None:
         f"scheduler cost per task: {1000 * cost:.2f} ms ({COST_TASKS} empty tasks, as many in "
         f"flight as a run keeps), {share:.1%} of a batch of {TARGET_BATCH_SECONDS:g} s"
     )
+
+
+PARENT_GAMES = 2000
+"""Random games whose cost to the parent (receiving and storing rows) is measured."""
+
+
+def parent_costs(game: str, seed: int, echo: Echo) -> None:
+    """Print what one game costs the parent whatever the backend: the bytes its rows take
+    on the wire, and the parent's CPU time to receive and store them (random bots, so the
+    workers keep the parent as busy as they can); with and without records."""
+    import pickle
+    import resource
+    import tempfile
+
+    from cgsim.play.config import validate_config, with_overrides
+    from cgsim.play.pool import WorkerContext, WorkerPool, play_all
+    from cgsim.play.runner import run_games
+    from cgsim.play.schedules import plan_for
+
+    cores = cpu_count()
+    base = validate_config(
+        {"name": "parent-cost", "game": game, "seats": ["random", "random"], "seed": seed}
+    )
+    echo(f"Parent cost per game ({PARENT_GAMES} random 2-player games, {cores} workers)")
+    for records in (False, True):
+        config = with_overrides(base, {"games": PARENT_GAMES, "records": records})
+        plan = plan_for(config, "run")
+        context = WorkerContext(game, plan.rules, plan.bots, records, 0.0)
+        specs = [plan.schedule.spec(i) for i in range(200)]
+        with WorkerPool(1, context) as pool:
+            size = len(pickle.dumps(play_all(pool, specs), protocol=pickle.HIGHEST_PROTOCOL))
+        with tempfile.TemporaryDirectory(prefix="cgsim-bench-") as folder:
+            trial = with_overrides(config, {"out": folder, "workers": cores})
+            before = resource.getrusage(resource.RUSAGE_SELF)
+            with using_backend("local", None):
+                result = run_games(trial, plan, progress=False)
+            after = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        per_game = cpu / max(1, result.games_played)
+        echo(
+            f"{'with records' if records else 'no records':<14}{size / 200:8.0f} bytes/game, "
+            f"parent CPU {1e6 * per_game:6.0f} us/game (at most {1 / per_game:,.0f} games/s "
+            "through one parent)"
+        )

@@ -13,7 +13,7 @@ import sys
 
 import typer
 
-from cgsim.commands import check, engine, reports, runs, strength, studies
+from cgsim.commands import check, designer, engine, reports, runs, strength, studies
 from cgsim.errors import CgsimError
 
 app = typer.Typer(
@@ -24,8 +24,19 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (engine, check, runs, reports, strength, studies):
+for module in (engine, check, runs, reports, strength, studies, designer):
     module.register(app)
+
+
+def printable(message: str) -> str:
+    """The message with control characters escaped (``\\x1e``), line breaks kept: a
+    name taken from a bad file must not move the cursor or split the one-line error."""
+    if message.isprintable():
+        return message
+    return "\n".join(
+        "".join(char if char.isprintable() else ascii(char)[1:-1] for char in line)
+        for line in message.split("\n")
+    )
 
 
 def main() -> None:
@@ -33,7 +44,7 @@ def main() -> None:
     try:
         app()
     except CgsimError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {printable(str(error))}", file=sys.stderr)
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

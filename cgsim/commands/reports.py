@@ -7,6 +7,10 @@ from typing import Annotated
 
 import typer
 
+MAX_BOOTSTRAP = 10_000
+"""Resamples a report may ask for: beyond it the ratings' interval does not move, the time
+and memory (a weight per deal block per resample) only grow."""
+
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
@@ -22,7 +26,13 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         bootstrap: Annotated[
-            int, typer.Option("--bootstrap", min=0, help="Block-bootstrap resamples for ratings.")
+            int,
+            typer.Option(
+                "--bootstrap",
+                min=0,
+                max=MAX_BOOTSTRAP,
+                help=f"Block-bootstrap resamples for ratings (0..{MAX_BOOTSTRAP:,}).",
+            ),
         ] = 200,
         leave_out: Annotated[
             list[str] | None,

@@ -115,6 +115,11 @@ def register(app: typer.Typer) -> None:
         typer.echo(format_table(done.table, done.labels))
         for note in done.notes:
             typer.echo(note)
+        if settings is None:
+            from cgsim.studies.power import compare_hints, side_effects
+
+            for line in compare_hints(done.table, side_effects(a, tolerances), alpha):
+                typer.echo(line)
         paths = done.paths
         typer.echo(f"comparison written: {paths['markdown']}, {paths['csv']}, {paths['html']}")
         breaches = beyond_tolerance(done.table, tolerances) if tolerances else []

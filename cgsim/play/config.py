@@ -124,6 +124,13 @@ class RunConfig(BaseModel):
     tune: dict[str, Any] = Field(
         default_factory=dict, description="'cgsim tune': [tune.free] settings, [tune.targets]"
     )
+    sensitivity: dict[str, Any] = Field(
+        default_factory=dict,
+        description="'cgsim sensitivity': knobs, steps, interactions",
+    )
+    mechanics: dict[str, Any] = Field(
+        default_factory=dict, description="'cgsim mechanics': restrictions, negligible"
+    )
 
     @field_validator("game")
     @classmethod
@@ -240,16 +247,17 @@ def _describe(error: ErrorDetails, model: type[BaseModel]) -> str:
 def config_error(
     error: ValidationError, source: str, model: type[BaseModel] | None = None
 ) -> ConfigError:
-    """One ``ConfigError`` with one line per problem of a pydantic validation error;
-    a bound of a field of ``model`` (default :class:`RunConfig`) names the allowed range."""
+    """One ``ConfigError`` naming every problem of a pydantic validation error, numbered on
+    one line (an error is one line, whatever reads it); a bound of a field of ``model``
+    (default :class:`RunConfig`) names the allowed range."""
     problems = error.errors()
     lines = [_describe(item, model or RunConfig) for item in problems[:MAX_PROBLEMS]]
     if len(problems) == 1:
         return ConfigError(f"{source}: {lines[0]}")
+    text = "; ".join(f"({number}) {line}" for number, line in enumerate(lines, 1))
     if len(problems) > MAX_PROBLEMS:
-        lines.append(f"... and {len(problems) - MAX_PROBLEMS} more")
-    text = "\n".join(f"  {line}" for line in lines)
-    return ConfigError(f"{source}: {len(problems)} problems:\n{text}")
+        text += f"; and {len(problems) - MAX_PROBLEMS} more"
+    return ConfigError(f"{source}: {len(problems)} problems: {text}")
 
 
 def validate_config(data: Mapping[str, Any], source: str = "config") -> RunConfig:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError
-from cgsim.games.contract import Game, GameInfo, GameResult, GameSummary, Schema
+from cgsim.games.contract import Choice, Game, GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.cottage import rules as engine
 from cgsim.games.cottage.actions import LegalActions
+from cgsim.games.cottage.choices import choices
 from cgsim.games.cottage.components import load_catalogue
 from cgsim.games.cottage.declaration import ENGINE_VERSION, INFO, schema
 from cgsim.games.cottage.describe import describe_turns
+from cgsim.games.cottage.picture import picture
 from cgsim.games.cottage.record import CottageRecorder, replay, validate_record
 from cgsim.games.cottage.render import render
 from cgsim.games.cottage.scoring import result_of
@@ -109,6 +112,18 @@ class CottageGarden:
 
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
         return replay(record)
+
+    def picture(self, state: Any) -> dict[str, Any]:
+        return picture(state)
+
+    def drawing(self) -> str:
+        return (files("cgsim.games.cottage") / "drawing.js").read_text(encoding="utf-8")
+
+    def choices(self, view: Any, legal: Sequence[int]) -> tuple[Choice, ...]:
+        return choices(view, legal)
+
+    def render_view(self, view: Any) -> str:
+        return render(view)
 
 
 GAME = CottageGarden()

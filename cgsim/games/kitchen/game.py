@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from cgsim.games.contract import Action, Game, GameInfo, GameResult, GameSummary, Schema
+from cgsim.games.contract import Action, Choice, Game, GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.kitchen import record as records
 from cgsim.games.kitchen import rules as engine
 from cgsim.games.kitchen.declaration import INFO, VERSION, schema
 from cgsim.games.kitchen.describe import describe_turns
 from cgsim.games.kitchen.observation import Observation, determinize, observe
+from cgsim.games.kitchen.picture import picture
 from cgsim.games.kitchen.render import render
 from cgsim.games.kitchen.scoring import result
 from cgsim.games.kitchen.settings import KitchenRules, make_rules
@@ -93,6 +95,19 @@ class KitchenGarden:
 
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
         return records.replay(record)
+
+    def picture(self, state: Any) -> dict[str, Any]:
+        return picture(state)
+
+    def drawing(self) -> str:
+        return (files("cgsim.games.kitchen") / "drawing.js").read_text(encoding="utf-8")
+
+    def choices(self, view: State | Observation, legal: Sequence[Action]) -> tuple[Choice, ...]:
+        """Few actions at a time: each by its description."""
+        return tuple(Choice(engine.describe_action(view.rules, a), a) for a in legal)
+
+    def render_view(self, view: State | Observation) -> str:
+        return render(view)
 
 
 GAME = KitchenGarden()

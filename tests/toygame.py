@@ -33,6 +33,7 @@ from cgsim.games.contract import (
     GameInfo,
     GameResult,
     GameSummary,
+    RecordTally,
     Restriction,
     Schema,
     Setup,
@@ -218,6 +219,9 @@ class ToyGame:
         self, rules: Any, seed: int, seats: Sequence[Mapping[str, Any]], state: Any
     ) -> ToyRecorder:
         return ToyRecorder(rules, seed, seats)
+
+    def tally(self, rules: Any, state: Any) -> RecordTally:
+        return RecordTally(self, self.recorder(rules, 0, [], state))
 
     def schema(self, rules: ToyRules) -> Schema:
         return SCHEMA

@@ -399,6 +399,34 @@ class Recorder(Protocol):
         ...
 
 
+@runtime_checkable
+class Tally(Protocol):
+    """Collects a game's statistics while it is played, without building its record:
+    one call per applied action. A run that keeps no record uses it instead of a
+    recorder and ``Game.summarize``, and must get the same summary from it."""
+
+    def step(self, before: Any, action: Action, after: Any) -> None: ...
+
+    def finish(self, final: Any) -> GameSummary:
+        """The summary of the game, equal to ``summarize`` of its record."""
+        ...
+
+
+class RecordTally:
+    """A tally that builds the record all the same and summarizes it: for a game that has
+    no cheaper way (its summary is then identical by construction)."""
+
+    def __init__(self, game: Game[Any, Any, Any], recorder: Recorder) -> None:
+        self.game = game
+        self.recorder = recorder
+
+    def step(self, before: Any, action: Action, after: Any) -> None:
+        self.recorder.step(before, action, after)
+
+    def finish(self, final: Any) -> GameSummary:
+        return self.game.summarize(self.recorder.finish(final))
+
+
 StateT = TypeVar("StateT")
 RulesT = TypeVar("RulesT")
 ObsT = TypeVar("ObsT", covariant=True)
@@ -468,6 +496,11 @@ class Game(Protocol[StateT, RulesT, ObsT]):
         self, rules: RulesT, seed: int, seats: Sequence[Mapping[str, Any]], state: StateT
     ) -> Recorder:
         """A recorder for a game that starts at ``state`` (seats: ``{"bot", "params"}``)."""
+        ...
+
+    def tally(self, rules: RulesT, state: StateT) -> Tally:
+        """A tally for a game that starts at ``state``: what ``summarize`` would make of
+        the game's record, without the record."""
         ...
 
     def schema(self, rules: RulesT) -> Schema:

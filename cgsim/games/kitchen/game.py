@@ -25,7 +25,7 @@ from cgsim.games.kitchen.scoring import result
 from cgsim.games.kitchen.settings import KitchenRules, make_rules
 from cgsim.games.kitchen.settings import settings_dict as _settings_dict
 from cgsim.games.kitchen.state import State
-from cgsim.games.kitchen.summary import summarize
+from cgsim.games.kitchen.summary import KitchenTally, summarize
 
 
 class KitchenGarden:
@@ -45,23 +45,14 @@ class KitchenGarden:
     def rules_dict(self, rules: KitchenRules) -> dict[str, Any]:
         return _settings_dict(rules)
 
-    def new_game(self, rules: KitchenRules, seed: int) -> State:
-        return engine.new_game(rules, seed)
-
-    def current_player(self, state: State) -> int:
-        return state.decider
-
-    def is_terminal(self, state: State) -> bool:
-        return engine.is_over(state)
-
-    def legal_actions(self, state: State) -> Sequence[Action]:
-        return engine.legal_actions(state)
-
-    def apply(self, state: State, action: Action) -> State:
-        return engine.apply(state, action)
-
-    def observation(self, state: State, seat: int) -> Observation:
-        return observe(state, seat)
+    # The calls made at every decision go straight to the engine's functions (compiled,
+    # where the build compiled them): no Python frame of a method in between.
+    new_game = staticmethod(engine.new_game)
+    current_player = staticmethod(engine.current_player)
+    is_terminal = staticmethod(engine.is_over)
+    legal_actions = staticmethod(engine.legal_actions)
+    apply = staticmethod(engine.apply)
+    observation = staticmethod(observe)
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         """A full state consistent with ``observation``, hidden cards dealt by ``rng``."""
@@ -77,6 +68,9 @@ class KitchenGarden:
         self, rules: KitchenRules, seed: int, seats: Sequence[Mapping[str, Any]], state: State
     ) -> records.KitchenRecorder:
         return records.KitchenRecorder(rules, seed, seats, state, VERSION)
+
+    def tally(self, rules: KitchenRules, state: State) -> KitchenTally:
+        return KitchenTally(state)
 
     def schema(self, rules: KitchenRules) -> Schema:
         return schema(rules)

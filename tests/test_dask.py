@@ -388,3 +388,19 @@ def test_a_lost_scheduler_keeps_what_finished(tmp_path: Path) -> None:
     run(clean)
     for name, table in tables(clean.results_dir).items():
         assert tables(local.results_dir)[name].equals(table), name
+
+
+def test_the_task_cost_is_a_share_of_a_dask_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scheduler's cost per task is set against the batch a Dask task plays."""
+    from cgsim.studies import dask_bench
+
+    monkeypatch.setattr(dask_bench, "COST_TASKS", 20)
+    monkeypatch.setattr(dask_pool, "task_cost", lambda client, tasks: 0.01)
+    monkeypatch.setattr(dask_pool, "client_for", lambda scheduler, workers: None)
+    lines: list[str] = []
+    dask_bench._task_cost(lines.append, None, 2)
+    share = f"{0.01 / dask_pool.BATCH_SECONDS:.1%} of a batch of {dask_pool.BATCH_SECONDS:g} s"
+    assert lines == [
+        "scheduler cost per task: 10.00 ms (20 empty tasks, as many in flight as a run "
+        f"keeps), {share}"
+    ]

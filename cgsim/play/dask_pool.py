@@ -72,7 +72,10 @@ a study's many runs share one cluster."""
 
 
 def close_clients() -> None:
-    """Close every client and local cluster this process started."""
+    """Close every client and local cluster this process started (quietly: a closing
+    cluster's own log lines would otherwise end every command's output)."""
+    if _clients:
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
     for client in list(_clients.values()):
         cluster = client.cluster
         with contextlib.suppress(Exception):

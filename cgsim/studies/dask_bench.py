@@ -11,7 +11,6 @@ from __future__ import annotations
 from cgsim.play.backend import using_backend
 from cgsim.play.config import RunConfig
 from cgsim.play.limits import cpu_count
-from cgsim.play.pool import TARGET_BATCH_SECONDS
 from cgsim.studies import bench
 from cgsim.studies.bench import NOISY_SPREAD, PARALLEL_ROUNDS, Echo
 
@@ -79,14 +78,14 @@ def _runs(
 
 
 def _task_cost(echo: Echo, scheduler: str | None, cores: int) -> None:
-    from cgsim.play.dask_pool import client_for, task_cost
+    from cgsim.play.dask_pool import BATCH_SECONDS, client_for, task_cost
 
     client = client_for(scheduler, cores)
     cost = task_cost(client, COST_TASKS)
-    share = cost / TARGET_BATCH_SECONDS
+    share = cost / BATCH_SECONDS
     echo(
         f"scheduler cost per task: {1000 * cost:.2f} ms ({COST_TASKS} empty tasks, as many in "
-        f"flight as a run keeps), {share:.1%} of a batch of {TARGET_BATCH_SECONDS:g} s"
+        f"flight as a run keeps), {share:.1%} of a batch of {BATCH_SECONDS:g} s"
     )
 
 

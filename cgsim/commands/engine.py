@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cgsim.commands.runs import BackendOpt, SchedulerOpt
 from cgsim.errors import ConfigError, RecordError
 from cgsim.games.contract import AnyGame
 from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.play.backend import using_backend
 from cgsim.play.limits import MAX_GAMES, check_int, check_seed
 from cgsim.play.paths import require_output_file
 
@@ -283,6 +285,8 @@ def register(app: typer.Typer) -> None:
             int, typer.Option(help="Also run this many games and report the peak memory (0: skip).")
         ] = 0,
         game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
+        backend: BackendOpt = None,
+        scheduler: SchedulerOpt = None,
         baseline: Annotated[
             Path | None,
             typer.Option(
@@ -291,7 +295,8 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
     ) -> None:
-        """Print speed figures: games per second, per-decision cost, parallel efficiency."""
+        """Print speed figures: games per second, per-decision cost, parallel efficiency
+        (with --backend dask: the Dask backend's against the local pool's)."""
         from cgsim.studies.bench import memory_bench, run_bench
         from cgsim.studies.bench_baseline import baseline_bench, baseline_python
 
@@ -301,7 +306,8 @@ def register(app: typer.Typer) -> None:
         check_seed("--seed", seed)
         if baseline is not None:
             baseline_python(baseline)  # a wrong path fails before any measurement
-        run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
+        with using_backend(backend, scheduler):
+            run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
         if baseline is not None:
             typer.echo("")
             baseline_bench(baseline, games, seed, typer.echo, game)

@@ -29,12 +29,12 @@ import polars as pl
 from cgsim.errors import CgsimError
 from cgsim.games.contract import AnyGame, Row, Schema
 from cgsim.games.registry import get_game
+from cgsim.play.backend import BackendLost, prepare, with_backend
 from cgsim.play.config import RunConfig
-from cgsim.play.limits import workers_used
 from cgsim.play.manifest import read_manifest_data
 from cgsim.play.match import ERROR_END
 from cgsim.play.paths import require_output_dir
-from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
+from cgsim.play.pool import Batch, TaskSource, WorkerContext
 from cgsim.play.progress import Progress
 from cgsim.play.results import Results, open_results, table_schemas
 from cgsim.play.schedules import Plan
@@ -67,7 +67,8 @@ class RunResult:
     results_dir: Path
     command: str
     status: str
-    """``complete``, ``interrupted`` or ``stopped`` (``--fail-fast`` hit an error)."""
+    """``complete``, ``interrupted``, ``stopped`` (``--fail-fast`` hit an error) or
+    ``lost`` (the Dask cluster went away)."""
     games_planned: int
     games_done: int
     """Games in the result tables."""
@@ -78,6 +79,8 @@ class RunResult:
     wall_seconds: float
     workers: int
     first_error: Row | None = None
+    note: str | None = None
+    """Why a run was ``lost``."""
 
 
 def _now() -> str:
@@ -277,6 +280,11 @@ def run_games(
     game. The results folder is checked first (``ConfigError`` when it cannot be written).
     """
     game = get_game(config.game)
+    config = with_backend(config)
+    context = WorkerContext(
+        config.game, plan.rules, plan.bots, config.records, config.time_limit, config.isolate
+    )
+    place = prepare(config, context)  # a backend that cannot be used: nothing written
     require_output_dir(config.results_dir, "results folder")
     store = ResultsStore(config.results_dir)
     manifest = new_manifest(config, plan, game)
@@ -289,22 +297,19 @@ def run_games(
     manifest["games_done"], manifest["games_partial"] = _stored(total, buffers)
     store.write_manifest(manifest)
 
-    workers = workers_used(config.workers, remaining)
+    workers = place.workers(remaining)
     if announce is not None:
         announce(workers)
     schemas = TableSchemas.from_schema(schema)
     shown = Progress(total, total - remaining, config.name, progress, sys.stderr)
-    context = WorkerContext(
-        config.game, plan.rules, plan.bots, config.records, config.time_limit, config.isolate
-    )
-    status, played, first_error = "complete", 0, None
+    status, played, first_error, note = "complete", 0, None, None
     start = time.perf_counter()
     kept_at = time.monotonic()
     try:
         for index in [k for k, buffer in buffers.items() if buffer.complete()]:
             write_batch(store, schemas, index, buffers[index].batch)
             del buffers[index]  # only once written: an interrupted write keeps it partial
-        with WorkerPool(workers if remaining else 0, context) as pool:
+        with place.pool(context, remaining) as pool:
             for batch in pool.results(TaskSource(plan.schedule, todo, workers)):
                 index = batch.games.data["game_id"][0] // config.chunk_size
                 buffers[index].batch.extend(batch)
@@ -323,6 +328,8 @@ def run_games(
                     break
     except KeyboardInterrupt:
         status = "interrupted"
+    except BackendLost as lost:
+        status, note = "lost", str(lost)
     finally:
         shown.close()
     wall = time.perf_counter() - start
@@ -349,6 +356,7 @@ def run_games(
         wall_seconds=wall,
         workers=workers,
         first_error=first_error,
+        note=note,
     )
 
 
@@ -406,4 +414,6 @@ def format_summary(result: RunResult) -> str:
         )
     if result.status == "interrupted":
         lines.append("interrupted: every finished game is kept; run the same command to resume")
+    if result.status == "lost":
+        lines.append(f"{result.note}: every finished game is kept; run the same command to resume")
     return "\n".join(lines)

@@ -14,11 +14,14 @@ COMPILED := $(VENV)/.compiled
 ENGINE_SOURCES := $(wildcard cgsim/games/cottage/*.py cgsim/games/kitchen/*.py) \
 	cgsim/games/compiled.py setup.py
 
+# The dependencies first (a pure-Python install), then the compiled engines: mypyc
+# type-checks the modules it compiles against the installed dependencies.
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet 'setuptools>=70.1' 'mypy>=1.10'
-	$(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
+	CGSIM_PURE_PYTHON=1 $(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
+	$(PY) setup.py --quiet build_ext --inplace
 	touch $(STAMP) $(COMPILED)
 
 # (Skipped when the install has just built them: it touches the stamp after the sources.)

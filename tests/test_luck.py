@@ -6,7 +6,9 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from cgsim.reporting.luck import deal_decides, luck_skill, skill_share
+from cgsim.games.contract import Schema
+from cgsim.reporting.balance import balance_tables
+from cgsim.reporting.luck import deal_decides, luck_skill, skill_share, skill_share_table
 
 
 def duplicate_run(
@@ -64,3 +66,58 @@ def test_shares_sum_to_one() -> None:
     table = luck_skill(duplicate_run(40, 1.0, 1.0, 1.0), n_resamples=20)
     sums = table.group_by("value").agg(pl.col("share").sum())
     assert np.allclose(sums["share"].to_numpy(), 1.0)
+
+
+def _component(table: pl.DataFrame, value: str, component: str) -> dict[str, float]:
+    return table.filter((pl.col("value") == value) & (pl.col("component") == component)).row(
+        0, named=True
+    )
+
+
+def test_a_far_stronger_bot_takes_the_bot_share_and_the_skill_share() -> None:
+    seats = duplicate_run(120, 1.0, 4.0, 1.0, seed=7)
+    table = luck_skill(seats, n_resamples=60)
+    for value in ("score", "win_share"):
+        assert _component(table, value, "bot")["low"] > 0.3
+    shares = skill_share_table(seats)
+    assert shares["players"].to_list() == [2]
+    assert shares["low"].item() > 0.9
+
+
+def test_equal_bots_leave_a_bot_share_whose_interval_covers_zero() -> None:
+    seats = duplicate_run(150, 1.0, 0.0, 1.0, seed=11)
+    table = luck_skill(seats, n_resamples=100)
+    for value in ("score", "win_share"):
+        bot = _component(table, value, "bot")
+        assert bot["low"] <= 0.0 <= bot["high"], bot
+    shares = skill_share_table(seats)
+    assert shares["low"].item() <= 0.5 <= shares["high"].item()
+
+
+def _games_of(seats: pl.DataFrame) -> pl.DataFrame:
+    """The games table of a synthetic run: the seats that won, every game ended normally."""
+    return (
+        seats.group_by("game_id", maintain_order=True)
+        .agg(
+            pl.col("block").first(),
+            pl.col("players").first(),
+            pl.col("seat").filter(pl.col("win_share") > 0).alias("winners"),
+        )
+        .with_columns(
+            (pl.col("game_id") + 100).alias("seed"),
+            pl.lit(40).alias("turns"),
+            pl.lit("normal").alias("end"),
+        )
+    )
+
+
+def test_balance_shows_luck_and_flags_a_game_the_deal_decides() -> None:
+    decided = duplicate_run(100, 10.0, 0.0, 0.5, seed=2)
+    decided = decided.with_columns(rank=2.0 - pl.col("win_share"), end=pl.lit("normal"))
+    tables = balance_tables({"games": _games_of(decided), "seats": decided}, Schema())
+    assert {"balance_luck_skill", "balance_skill_share"} <= set(tables)
+    assert tables["balance_flags"]["reason"].str.contains("mostly the deal").any()
+    noise = duplicate_run(100, 0.0, 0.0, 1.0, seed=4)
+    noise = noise.with_columns(rank=2.0 - pl.col("win_share"), end=pl.lit("normal"))
+    quiet = balance_tables({"games": _games_of(noise), "seats": noise}, Schema())
+    assert not quiet["balance_flags"]["reason"].str.contains("mostly the deal").any()

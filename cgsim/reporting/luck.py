@@ -52,7 +52,11 @@ def _freedom(codes: npt.NDArray[np.intp], earlier: Sequence[npt.NDArray[np.intp]
     return levels - (_levels(*nested) if nested else 1)
 
 
-def variance_shares(values: FloatArray, factors: Sequence[npt.NDArray[np.intp]]) -> FloatArray:
+def variance_shares(
+    values: FloatArray,
+    factors: Sequence[npt.NDArray[np.intp]],
+    freedoms: Sequence[int] | None = None,
+) -> FloatArray:
     """Shares of the total variance taken by each factor's main effect and the residual.
 
     Effects are fitted one after the other on what the previous left (sequential sums of
@@ -63,19 +67,21 @@ def variance_shares(values: FloatArray, factors: Sequence[npt.NDArray[np.intp]])
     its degrees of freedom times the residual variance per row, which is what noise alone
     would give; the correction goes to the residual. A corrected share is therefore near 0
     (and may dip below it) for a factor that does nothing. Returns ``len(factors) + 1``
-    shares summing to 1 (zeros if the values are constant).
+    shares summing to 1 (zeros if the values are constant). ``freedoms``: the factors'
+    degrees of freedom when already known (a bootstrap sample whose drawn blocks are
+    distinct deals keeps those of the whole run), to save finding them again.
     """
     n = values.size
     total = float(np.var(values))
     if total <= 0.0 or n < 2:
         return np.zeros(len(factors) + 1)
     rest = values - values.mean()
+    if freedoms is None:
+        freedoms = [_freedom(codes, factors[:index]) for index, codes in enumerate(factors)]
     effects: list[float] = []
-    freedoms: list[int] = []
-    for index, codes in enumerate(factors):
+    for codes in factors:
         effect = _effect(codes, rest)
         effects.append(float(np.var(effect)))
-        freedoms.append(_freedom(codes, factors[:index]))
         rest = rest - effect
     residual = float(np.var(rest))
     left = n - sum(freedoms)
@@ -101,13 +107,15 @@ def _replicates(
     rng = np.random.default_rng(seed)
     members = [np.flatnonzero(blocks == b) for b in range(int(blocks.max()) + 1)]
     seats = int(seat.max()) + 1
+    deal = np.asarray(blocks * seats + seat, dtype=np.intp)
+    freedoms = [_freedom(f, [seat, bot][:i]) for i, f in enumerate((seat, bot, deal))]
     replicates = []
     for _ in range(n_resamples):
         drawn = rng.integers(0, len(members), size=len(members))
         rows = np.concatenate([members[d] for d in drawn])
         draw = np.repeat(np.arange(len(drawn)), [members[d].size for d in drawn])
         cells = np.asarray(draw * seats + seat[rows], dtype=np.intp)
-        replicates.append(variance_shares(values[rows], [seat[rows], bot[rows], cells]))
+        replicates.append(variance_shares(values[rows], [seat[rows], bot[rows], cells], freedoms))
     return np.stack(replicates) if replicates else np.empty((0, len(COMPONENTS)))
 
 

@@ -54,9 +54,20 @@ fuzz: $(COMPILED)
 		-k "random" --hypothesis-show-statistics
 
 # Speed figures of each game: Cottage Garden, then Kitchen Garden.
-bench: $(COMPILED)
-	$(CGSIM) bench
-	$(CGSIM) bench --game kitchen-garden
+# make bench also times the build of BASELINE (the last commit before the compiled engines
+# and the record-free match loop) beside this one, alternating: the before and after figures.
+# It is installed once into BASELINE_DIR from this clone's history.
+BASELINE     := 43f4d9f
+BASELINE_DIR := .bench-baseline
+
+$(BASELINE_DIR)/.venv/.installed:
+	rm -rf $(BASELINE_DIR) && mkdir -p $(BASELINE_DIR)
+	git archive $(BASELINE) | tar -x -C $(BASELINE_DIR)
+	$(MAKE) -C $(BASELINE_DIR) .venv/.installed
+
+bench: $(COMPILED) $(BASELINE_DIR)/.venv/.installed
+	$(CGSIM) bench --baseline $(BASELINE_DIR)
+	$(CGSIM) bench --game kitchen-garden --baseline $(BASELINE_DIR)
 
 # Peak memory of a 100,000-game run (parent and workers).
 bench-memory: $(COMPILED)
@@ -73,7 +84,7 @@ strength: $(COMPILED)
 	$(CGSIM) strength --game kitchen-garden --workers 2 --seed 0
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis build cgsim/games/compiled.json
+	rm -rf $(VENV) $(BASELINE_DIR) .mypy_cache .pytest_cache .ruff_cache .hypothesis build cgsim/games/compiled.json
 	find cgsim -name '*.so' -delete
 
 # Play 12,000 random Cottage Garden games over every player count, the solo game and the

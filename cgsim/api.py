@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import polars as pl
 
+from cgsim.play.backend import using_backend
 from cgsim.play.config import RunConfig, load_config, validate_config, with_overrides
 from cgsim.play.results import load_tables
 from cgsim.play.runner import run_games
@@ -36,13 +37,17 @@ def simulate(
     command: Literal["run", "tournament"] | None = None,
     out: str | Path | None = None,
     progress: bool = False,
+    backend: Literal["local", "dask"] | None = None,
+    scheduler: str | None = None,
 ) -> dict[str, pl.DataFrame]:
     """Play a config (a ``RunConfig``, its data, or a TOML path) and return its tables.
 
     ``games``, ``workers`` and ``seed`` override the config. ``command`` defaults to
     ``run`` when the config has seats and ``tournament`` otherwise. Results go to a
     temporary directory removed afterwards, or to ``out/<name>`` when ``out`` is given
-    (kept, and resumed like ``cgsim run``). Returns ``{"games": ..., "seats": ..., and
+    (kept, and resumed like ``cgsim run``). ``backend`` and ``scheduler`` override the
+    config's: ``"dask"`` plays on a Dask cluster (a local one of ``workers`` processes
+    without a scheduler), with the same tables. Returns ``{"games": ..., "seats": ..., and
     the game's own tables}``. Ctrl-C stops the run and raises ``KeyboardInterrupt``.
     """
     config = with_overrides(
@@ -50,10 +55,11 @@ def simulate(
     )
     chosen = command or ("run" if config.seats else "tournament")
     plan = plan_for(config, chosen)
-    if out is not None:
-        return _run(with_overrides(config, {"out": Path(out)}), plan, progress)
-    with tempfile.TemporaryDirectory(prefix="cgsim-") as folder:
-        return _run(with_overrides(config, {"out": Path(folder)}), plan, progress)
+    with using_backend(backend, scheduler):
+        if out is not None:
+            return _run(with_overrides(config, {"out": Path(out)}), plan, progress)
+        with tempfile.TemporaryDirectory(prefix="cgsim-") as folder:
+            return _run(with_overrides(config, {"out": Path(folder)}), plan, progress)
 
 
 def _run(config: RunConfig, plan: Plan, progress: bool) -> dict[str, pl.DataFrame]:

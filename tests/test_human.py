@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import assert_refused, run_cli
 
+from cgsim.games.checkers import check_record
 from cgsim.games.recordio import read_record
 from cgsim.games.registry import get_game
 
@@ -58,12 +59,15 @@ def test_two_people_play_kitchen_garden(monkeypatch: pytest.MonkeyPatch, tmp_pat
 
 def test_q_stops_and_keeps_the_game_so_far(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     record = tmp_path / "partial.json"
-    code, out = _play(monkeypatch, "1\n1\nb\nq\n", ["--human", "0", "--record", str(record)])
+    answers = "1\n1\nb\n" + "1\n" * 12 + "q\n"
+    code, out = _play(monkeypatch, answers, ["--human", "0", "--record", str(record)])
     assert code == 0, out
     assert "quit after" in out and str(record) in out
     data = json.loads(record.read_text(encoding="utf-8"))
     assert data["seats"][0]["bot"] == "human" and "result" not in data
-    assert data["turns"]
+    assert data["turns"]  # the turns played out; the one in progress is left out
+    assert check_record(data) == []
+    assert list(get_game("cottage-garden").replay(data))[-1][0] == len(data["turns"]) + 1
 
 
 def test_bad_human_seats_are_refused() -> None:

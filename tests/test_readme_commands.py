@@ -58,6 +58,8 @@ plays at least one deal: every pairing in both seat orders)."""
 
 CHAINS = {"replay": "play", "check": "run", "report": "tournament", "balance": "tournament"}
 """Commands that read what another command wrote, and that command."""
+FOLDERS = {"playtests/": "play"}
+"""Folders that lines of another command read after a ``play`` line writes them."""
 SAME_RUN = {"cgsim run": "tournament", "cgsim tournament": "tournament"}
 """Lines that play the shipped default config, as the README's tournament line does:
 they run after it and find its games already played (a run resumes)."""
@@ -87,6 +89,9 @@ def chain(line: str) -> str:
     if line in SAME_RUN:
         return SAME_RUN[line]
     words = line.split()
+    for folder, writer in FOLDERS.items():
+        if folder in words:
+            return writer
     command = words[1] if words[0] == "cgsim" else "python"
     return CHAINS.get(command, command)
 

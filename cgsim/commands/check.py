@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from cgsim.games import recordio
-from cgsim.games.checkers import Violation, check_record
+from cgsim.games.checkers import Violation, check_record, is_stopped
 
 SHOWN_PER_RECORD = 20
 
@@ -29,23 +29,28 @@ def register(app: typer.Typer) -> None:
         """Check game records of either game against its rules, event by event, without
         the engine (each record's format tag picks the checker; files may mix games).
 
-        Exit code 0 when every record is valid, 1 when any breaks a rule, 2 when a file
-        cannot be read as records or holds a record of an unknown format.
+        A record of a game stopped before its end (a person quit a playtest game, a bot
+        failed) is checked as far as it goes and counted as unfinished, not as a violation.
+        Exit code 0 when every record is valid (unfinished ones included), 1 when any
+        breaks a rule, 2 when a file cannot be read as records or holds a record of an
+        unknown format.
         """
         any_invalid = False
         for path in files:
-            checked = valid = 0
+            checked = valid = unfinished = 0
             for number, record in enumerate(recordio.iter_records(path), start=1):
                 checked += 1
                 violations = check_record(record, f"{path}: record {number}")
                 if not violations:
                     valid += 1
+                    unfinished += is_stopped(record)
                     continue
                 any_invalid = True
                 if not quiet:
                     for line in violation_lines(path, number, violations):
                         typer.echo(line)
-            typer.echo(f"{path}: {checked} records checked, {valid} valid")
+            stopped = f" ({unfinished} unfinished: valid as far as they go)" if unfinished else ""
+            typer.echo(f"{path}: {checked} records checked, {valid} valid{stopped}")
         if any_invalid:
             raise typer.Exit(1)
 

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cgsim.commands.runs import BackendOpt, SchedulerOpt
 from cgsim.errors import ConfigError, RecordError
 from cgsim.games.contract import AnyGame
 from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.play.backend import using_backend
 from cgsim.play.limits import MAX_GAMES, check_int, check_seed
 from cgsim.play.paths import require_output_file
+
+if TYPE_CHECKING:
+    from cgsim.play.bot_registry import BotSpec
+    from cgsim.play.human import Table
+    from cgsim.play.match import GameSpec
+    from cgsim.play.session import Session
 
 MAX_BENCH_GAMES = 100_000
 """Games per speed measurement."""
@@ -85,7 +93,13 @@ def register(app: typer.Typer) -> None:
         bots: Annotated[
             str, typer.Option(help="Bot per seat, comma-separated (one bot fills every seat).")
         ] = "random",
-        seed: Annotated[int, typer.Option(help="Deal seed.")] = 1,
+        seed: Annotated[
+            int | None,
+            typer.Option(
+                help="Deal seed (default 1); with --out the session's run seed, kept by the "
+                "folder (its game N is dealt as deal block N of a run with that seed)."
+            ),
+        ] = None,
         variant: Annotated[
             list[str] | None,
             typer.Option(
@@ -111,21 +125,31 @@ def register(app: typer.Typer) -> None:
             list[int] | None,
             typer.Option(help="Play this seat yourself at the terminal (repeatable)."),
         ] = None,
+        out: Annotated[
+            Path | None,
+            typer.Option(
+                help="Add the game (and its record) to this results directory: each call adds "
+                "the next game of the same setup, so 'cgsim report DIR' reads a playtest "
+                "session like a run."
+            ),
+        ] = None,
     ) -> None:
         """Play one game and print its result table.
 
         The game is played in a worker process, so a bot that ends or hangs its process
         is reported as that seat's error; with --human seats it is played here, at the
-        terminal, and the record is always kept (playtest-seed<SEED>.json by default).
+        terminal, and the record is always kept (playtest-seed<SEED>.json by default,
+        or in the --out folder). With --out the game joins the folder's earlier games
+        (refused, exit 2, when they were played with another game, seats, rules or
+        components); a game a person quit is stored unfinished, like a game ended in
+        error.
         """
-        import json
-
-        from cgsim.games.recordio import write_record
         from cgsim.play.bot_registry import resolve_bot
+        from cgsim.play.human import Console, Table, human_spec
         from cgsim.play.match import GameSpec
-        from cgsim.play.pool import WorkerContext, play_in_worker
 
-        check_seed("--seed", seed)
+        if seed is not None:
+            check_seed("--seed", seed)
         if record is not None:
             require_output_file(record, "--record")
         the_game = get_game(game)
@@ -147,35 +171,34 @@ def register(app: typer.Typer) -> None:
                 raise ConfigError(f"--human {person}: no such seat; seats are 0 to {players - 1}")
         if humans and isolate:
             raise ConfigError("--human and --isolate: a person's game is played here, not isolated")
-        specs = [resolve_bot(name, game) for seat, name in enumerate(names) if seat not in humans]
+        table = Table(Console())
+        seat_bots = [
+            human_spec(table, logs=seat == humans[0]) if seat in humans else resolve_bot(name, game)
+            for seat, name in enumerate(names)
+        ]
         options = parse_variant_options(variant or [])
-        rules = the_game.make_rules(players, parse_rule_overrides(rule or []), components, options)
-        if humans:
-            target = record if record is not None else Path(f"playtest-seed{seed}.json")
-            require_output_file(target, "--record")
-            _play_with_people(the_game, rules, seed, names, humans, target)
+        overrides = parse_rule_overrides(rule or [])
+        rules = the_game.make_rules(players, overrides, components, options)
+        if out is None:
+            deal = 1 if seed is None else seed
+            spec = GameSpec(0, 0, deal, deal, tuple(range(players)))
+            if humans:
+                target = record if record is not None else Path(f"playtest-seed{deal}.json")
+                require_output_file(target, "--record")
+                _play_with_people(the_game, rules, spec, seat_bots, table, target)
+            else:
+                _play_by_bots(the_game, rules, spec, seat_bots, isolate, show, record)
             return
-        context = WorkerContext(game, rules, tuple(specs), True, 0.0, isolate)
-        spec = GameSpec(game_id=0, block=0, seed=seed, bot_seed=seed, seats=tuple(range(players)))
-        played = play_in_worker(context, spec)
-        game_row = played.games.row(0)
-        seat_rows = [played.seats.row(i) for i in range(played.seats.count)]
-        data = json.loads(played.records[0][1]) if played.records else None
-        error = game_row.get("error")
-        if error is not None:
-            seat = game_row.get("error_seat")
-            who = f"seat {seat} ({names[seat]}): " if seat is not None else ""
-            typer.echo(f"game ended in error: {who}{error}", err=True)
-        if show and data is not None and error is None:
-            from cgsim.games.narrate import tell
+        from cgsim.play.session import Setup, open_session
 
-            for line in tell(the_game, data):
-                typer.echo(line)
-        if record is not None and data is not None:
-            write_record(record, data)
-        _print_result(the_game.info, game_row, seat_rows)
-        if error is not None:
-            raise typer.Exit(1)
+        setup = Setup(the_game, rules, tuple(seat_bots), options, overrides, components, seed)
+        with open_session(out, setup) as session:
+            if humans:
+                _play_with_people(the_game, rules, session.spec, seat_bots, table, record, session)
+            else:
+                _play_by_bots(
+                    the_game, rules, session.spec, seat_bots, isolate, show, record, session
+                )
 
     @app.command()
     def games() -> None:
@@ -216,6 +239,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Replay a recorded game through the engine and render it turn by turn, with the
         game's notation and the moves played (or, with --html, as a page)."""
+        from cgsim.games.checkers import is_stopped
         from cgsim.games.narrate import end_meaning, tell
         from cgsim.games.recordio import read_record
 
@@ -237,6 +261,11 @@ def register(app: typer.Typer) -> None:
                 typer.echo(line)
         except RecordError as error:
             raise RecordError(f"{where}: {error}") from None
+        if is_stopped(data):
+            typer.echo(
+                "\nresult: none, the game was stopped before its end (the record goes this far)"
+            )
+            return
         result = data.get("result") or {}
         end = str(result.get("end"))
         meaning = end_meaning(the_game.info, end)
@@ -256,15 +285,32 @@ def register(app: typer.Typer) -> None:
             int, typer.Option(help="Also run this many games and report the peak memory (0: skip).")
         ] = 0,
         game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
+        backend: BackendOpt = None,
+        scheduler: SchedulerOpt = None,
+        baseline: Annotated[
+            Path | None,
+            typer.Option(
+                help="Also time another cgsim installation (its Python, or a folder with "
+                ".venv) beside this one, alternating: before and after figures."
+            ),
+        ] = None,
     ) -> None:
-        """Print speed figures: games per second, per-decision cost, parallel efficiency."""
+        """Print speed figures: games per second, per-decision cost, parallel efficiency
+        (with --backend dask: the Dask backend's against the local pool's)."""
         from cgsim.studies.bench import memory_bench, run_bench
+        from cgsim.studies.bench_baseline import baseline_bench, baseline_python
 
         get_game(game)  # an unknown game fails before any measurement
         check_int("--games", games, 1, MAX_BENCH_GAMES)
         check_int("--memory-games", memory_games, 0, MAX_GAMES)
         check_seed("--seed", seed)
-        run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
+        if baseline is not None:
+            baseline_python(baseline)  # a wrong path fails before any measurement
+        with using_backend(backend, scheduler):
+            run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
+        if baseline is not None:
+            typer.echo("")
+            baseline_bench(baseline, games, seed, typer.echo, game)
         if memory_games > 0:
             typer.echo("")
             memory_bench(memory_games, seed, typer.echo, game=game)
@@ -304,48 +350,118 @@ def _print_result(info: Any, game_row: dict[str, Any], seat_rows: list[dict[str,
         typer.echo(f"  {end}: {meaning}")
 
 
+def _play_by_bots(
+    game: AnyGame,
+    rules: Any,
+    spec: GameSpec,
+    bots: Sequence[BotSpec],
+    isolate: bool,
+    show: bool,
+    record: Path | None,
+    session: Session | None = None,
+) -> None:
+    """Play one game of bots in a worker process; print (and store) its result."""
+    import json
+    import time
+
+    from cgsim.games.recordio import write_record
+    from cgsim.play.pool import WorkerContext, play_in_worker
+
+    context = WorkerContext(game.info.id, rules, tuple(bots), True, 0.0, isolate)
+    start = time.perf_counter()
+    played = play_in_worker(context, spec)
+    if session is not None:
+        session.add(played, time.perf_counter() - start)
+    game_row = played.games.row(0)
+    seat_rows = [played.seats.row(i) for i in range(played.seats.count)]
+    data = json.loads(played.records[0][1]) if played.records else None
+    error = game_row.get("error")
+    if error is not None:
+        seat = game_row.get("error_seat")
+        who = f"seat {seat} ({bots[seat].label}): " if seat is not None else ""
+        typer.echo(f"game ended in error: {who}{error}", err=True)
+    if show and data is not None and error is None:
+        from cgsim.games.narrate import tell
+
+        for line in tell(game, data):
+            typer.echo(line)
+    if record is not None and data is not None:
+        write_record(record, data)
+    _print_result(game.info, game_row, seat_rows)
+    if session is not None:
+        _say_stored(typer.echo, session, f"game {spec.game_id}")
+    if error is not None:
+        raise typer.Exit(1)
+
+
+def _say_stored(say: Any, session: Session, what: str) -> None:
+    where = session.store.path
+    say(f"{what} added to {where} ('cgsim report {where}' reports every game stored there)")
+
+
 def _play_with_people(
     game: AnyGame,
     rules: Any,
-    seed: int,
-    names: Sequence[str],
-    humans: Sequence[int],
-    record: Path,
-    console: Any = None,
+    spec: GameSpec,
+    bots: Sequence[BotSpec],
+    table: Table,
+    record: Path | None,
+    session: Session | None = None,
 ) -> None:
-    """Play one game here, the ``humans`` seats asking the console; write its record
-    (partial if a person quits) and print the result table of a finished game."""
+    """Play one game here, the human seats asking the table's console; write its record
+    (partial if a person quits) to ``record`` and the ``session``, and print the result
+    table of a finished game."""
+    import time
+
     from cgsim.games.narrate import legend_lines
     from cgsim.games.recordio import write_record
-    from cgsim.play.bot_registry import resolve_bot
-    from cgsim.play.human import HELP, Console, Table, human_spec, partial_record
+    from cgsim.play.human import HELP, HUMAN, partial_record, quit_outcome
     from cgsim.play.match import play_game
+    from cgsim.play.pool import Batch
 
-    table = Table(console if console is not None else Console())
-    specs = [
-        human_spec(table, logs=seat == humans[0])
-        if seat in humans
-        else resolve_bot(name, game.info.id)
-        for seat, name in enumerate(names)
-    ]
+    humans = [seat for seat, bot in enumerate(bots) if bot.label == HUMAN]
     say = table.console.say
     say("\n".join(legend_lines(game.info)))
     say(f"\nYou play seat{'s' * (len(humans) > 1)} {', '.join(map(str, humans))}.\n{HELP}")
-    outcome = play_game(game, rules, seed, specs, record=True)
+    start = time.perf_counter()
+    outcome = play_game(
+        game,
+        rules,
+        spec.seed,
+        bots,
+        record=True,
+        game_id=spec.game_id,
+        block=spec.block,
+        bot_seed=spec.bot_seed,
+    )
+    wall = time.perf_counter() - start
     if table.quitter is not None:
-        data = partial_record(game, rules, seed, specs, table.actions)
-        write_record(record, data)
+        data = partial_record(game, rules, spec.seed, bots, table.actions)
+        data |= {"game_id": spec.game_id, "block": spec.block}
+        kept = []
+        if record is not None:
+            write_record(record, data)
+            kept.append(f"in {record} (cgsim replay {record})")
+        if session is not None:
+            session.add(Batch.of([quit_outcome(game, spec, bots, table, data, wall)]), wall)
+            kept.append(f"in {session.store.path} as game {spec.game_id}, unfinished")
         say(
             f"\nseat {table.quitter} quit after {len(table.actions)} actions; the game so far "
-            f"is kept in {record} (cgsim replay {record})"
+            f"is kept {' and '.join(kept)}"
         )
         return
+    if session is not None:
+        session.add(Batch.of([outcome]), wall)
     if outcome.error is not None or outcome.record is None:
         reason = outcome.error.reason if outcome.error is not None else "no record"
         typer.echo(f"game ended in error: {reason}", err=True)
         raise typer.Exit(1)
-    write_record(record, outcome.record)
+    if record is not None:
+        write_record(record, outcome.record)
     final = list(game.replay(outcome.record))[-1][1]
     say("\n" + game.render(final))
     _print_result(game.info, outcome.game, outcome.seats)
-    say(f"record written to {record}")
+    if record is not None:
+        say(f"record written to {record}")
+    if session is not None:
+        _say_stored(say, session, f"game {spec.game_id}")

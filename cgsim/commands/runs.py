@@ -18,6 +18,7 @@ import typer
 from cgsim.errors import ConfigError
 from cgsim.games.registry import game_names, get_game
 from cgsim.play import shipped
+from cgsim.play.backend import using_backend
 from cgsim.play.bot_registry import list_bots
 from cgsim.play.config import load_config
 from cgsim.play.runner import check_resumable, format_summary, run_games
@@ -48,6 +49,22 @@ FreshOpt = Annotated[
     bool, typer.Option("--fresh", help="Discard earlier results of this run instead of resuming")
 ]
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Skip the report at the end")]
+BackendOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--backend",
+        help="Where games are played: local (this machine's processes) or dask "
+        "(a Dask cluster); overrides the config",
+    ),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Dask scheduler address, e.g. tcp://host:8786 (implies --backend dask; "
+        "without it --backend dask starts a local cluster of --workers processes)",
+    ),
+]
 IsolateOpt = Annotated[
     bool,
     typer.Option(
@@ -107,6 +124,8 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
         fresh: FreshOpt = False,
         no_report: NoReportOpt = False,
         isolate: IsolateOpt = False,
+        backend: BackendOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
         overrides = {
             "games": games,
@@ -116,7 +135,8 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
             "records": records,
             "isolate": isolate or None,
         }
-        play(command, config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
+        with using_backend(backend, scheduler):
+            play(command, config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
 
     play_command.__doc__ = doc
     return play_command

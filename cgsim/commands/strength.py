@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
+from cgsim.commands.runs import BackendOpt, SchedulerOpt
 from cgsim.games.registry import DEFAULT_GAME
+from cgsim.play.backend import using_backend
 from cgsim.play.limits import MAX_GAMES, check_int, check_seed, check_workers, workers_used
 from cgsim.studies.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES
 
@@ -48,6 +50,8 @@ def register(app: typer.Typer) -> None:
         ] = None,
         game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
         quiet: Annotated[bool, typer.Option("--quiet", help="no progress line")] = False,
+        backend: BackendOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
         """Measure a game's bot ladder: paired 2-player win rates, solo scores, decision cost."""
         from cgsim.studies.strength import format_report, run_strength
@@ -67,14 +71,15 @@ def register(app: typer.Typer) -> None:
             for part in ([value] if ":" in value else value.split(","))
             if part.strip()
         ]
-        report = run_strength(
-            chosen or None,
-            games=games,
-            solo_games=solo_games,
-            workers=workers_used(workers),
-            seed=seed,
-            budget=budget,
-            progress=None if quiet else progress,
-            game=game,
-        )
+        with using_backend(backend, scheduler):
+            report = run_strength(
+                chosen or None,
+                games=games,
+                solo_games=solo_games,
+                workers=workers_used(workers),
+                seed=seed,
+                budget=budget,
+                progress=None if quiet else progress,
+                game=game,
+            )
         typer.echo(format_report(report))

@@ -12,8 +12,10 @@ from typing import Annotated
 
 import typer
 
+from cgsim.commands.runs import BackendOpt, SchedulerOpt
 from cgsim.errors import CgsimError
 from cgsim.games.registry import DEFAULT_GAME
+from cgsim.play.backend import using_backend
 from cgsim.play.limits import (
     MAX_GAMES,
     check_float,
@@ -72,6 +74,8 @@ def register(app: typer.Typer) -> None:
         beta: Annotated[float, typer.Option(help="--sprt: chance of missing an h1 change.")] = 0.05,
         batch: Annotated[int, typer.Option(help="--sprt: games per side between looks.")] = 100,
         max_games: Annotated[int, typer.Option(help="--sprt: games per side at most.")] = 10_000,
+        backend: BackendOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
         """Compare two setups metric by metric, paired on shared seeds (exit 1 with
         --fail-on when a change beyond tolerance is established)."""
@@ -91,18 +95,19 @@ def register(app: typer.Typer) -> None:
             check_metric_names(tolerances, possible_metrics(a) & possible_metrics(b))
         settings = SprtSettings(metric, h0, h1, alpha, beta, batch, max_games) if sprt else None
         try:
-            done = run_compare(
-                a,
-                b,
-                out=out,
-                games=games,
-                seed=seed,
-                workers=workers,
-                alpha=alpha,
-                sprt=settings,
-                echo=typer.echo,
-                progress=lambda line: typer.echo(line, err=True),
-            )
+            with using_backend(backend, scheduler):
+                done = run_compare(
+                    a,
+                    b,
+                    out=out,
+                    games=games,
+                    seed=seed,
+                    workers=workers,
+                    alpha=alpha,
+                    sprt=settings,
+                    echo=typer.echo,
+                    progress=lambda line: typer.echo(line, err=True),
+                )
         except SideStopped as stopped:
             raise typer.Exit(
                 EXIT_INTERRUPTED if stopped.status == "interrupted" else EXIT_FOUND
@@ -135,6 +140,8 @@ def register(app: typer.Typer) -> None:
         fresh: Annotated[
             bool, typer.Option("--fresh", help="Replay points already played.")
         ] = False,
+        backend: BackendOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
         """Play every grid point on the same seeds; write sweep.md/.html/.csv and plots."""
         from cgsim.play.config import load_config
@@ -142,7 +149,8 @@ def register(app: typer.Typer) -> None:
 
         loaded = load_config(config, {"games": games, "seed": seed, "workers": workers, "out": out})
         require_output_dir(sweep_dir(loaded), "--out")
-        done = run_sweep(loaded, fresh=fresh, echo=typer.echo)
+        with using_backend(backend, scheduler):
+            done = run_sweep(loaded, fresh=fresh, echo=typer.echo)
         if any(result.status != "complete" for _, result in done):
             typer.echo("sweep stopped before every point was played; run it again to resume")
             raise typer.Exit(EXIT_INTERRUPTED)
@@ -167,6 +175,8 @@ def register(app: typer.Typer) -> None:
                 "(overrides [tune] games)."
             ),
         ] = None,
+        backend: BackendOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
         """Search the free rule settings for the values closest to the targets."""
         from cgsim.play.config import load_config, with_overrides
@@ -178,7 +188,8 @@ def register(app: typer.Typer) -> None:
             loaded = with_overrides(loaded, {"tune": {**loaded.tune, "games": games}})
         spec = tune_spec(loaded)
         require_output_dir(loaded.results_dir / "tune", "--out")
-        result = tune_config(loaded, workers=workers, echo=typer.echo)
+        with using_backend(backend, scheduler):
+            result = tune_config(loaded, workers=workers, echo=typer.echo)
         typer.echo(f"best settings: {candidate_label(result.best)}")
         summary = result.best_summary
         for name in spec.targets:
@@ -238,6 +249,8 @@ def register(app: typer.Typer) -> None:
         workers: Annotated[
             int | None, typer.Option(help="Worker processes, 0 = all cores.")
         ] = None,
+        backend: BackendOpt = None,
+        scheduler: SchedulerOpt = None,
     ) -> None:
         """Golden games first (all identical: stop, exit 0); otherwise a paired sequential
         test per metric against the baseline run (exit 1 on an established regression)."""
@@ -251,17 +264,18 @@ def register(app: typer.Typer) -> None:
         check_int("--batch", batch, 1, MAX_GAMES)
         check_workers("--workers", workers)
         loaded = load_config(config) if config is not None else None
-        outcome = run_regress(
-            baseline,
-            tolerances,
-            config=loaded,
-            results=results,
-            alpha=alpha,
-            beta=beta,
-            batch=batch,
-            workers=workers,
-            echo=typer.echo,
-        )
+        with using_backend(backend, scheduler):
+            outcome = run_regress(
+                baseline,
+                tolerances,
+                config=loaded,
+                results=results,
+                alpha=alpha,
+                beta=beta,
+                batch=batch,
+                workers=workers,
+                echo=typer.echo,
+            )
         if not outcome.golden_changed:
             typer.echo(
                 f"all {outcome.golden_games} golden games identical: the change alters no "

@@ -48,6 +48,12 @@ VALIDATORS: dict[str, Validator] = {
 }
 """Record format tag -> the structure check of that game's records (``RecordError``)."""
 
+STOPPED: dict[str, Callable[[Mapping[str, Any]], bool]] = {
+    cottage_schema.FORMAT: cottage_schema.is_stopped,
+    kitchen_schema.FORMAT: kitchen_schema.is_stopped,
+}
+"""Record format tag -> whether a record is of a game stopped before its end."""
+
 
 def checker_for(record: Mapping[str, Any], where: str) -> Checker:
     """The checker of the record's format; an unknown format is a ``RecordError``."""
@@ -83,3 +89,11 @@ def check_record(record: Mapping[str, Any], where: str = "record") -> Sequence[V
         raise RecordError(
             f"{where}: the record cannot be checked ({type(error).__name__}: {error})"
         ) from None
+
+
+def is_stopped(record: Mapping[str, Any]) -> bool:
+    """Whether a record of a known format is of a game stopped before its end (a person
+    quit): its checker judges it as far as it goes."""
+    tag = record.get("format")
+    stopped = STOPPED.get(tag) if isinstance(tag, str) else None
+    return stopped is not None and stopped(record)

@@ -16,7 +16,10 @@ from typing import Any
 from cgsim.errors import ConfigError
 from cgsim.games.contract import AnyGame, GameInfo
 
-ERROR_END = "a bot failed (raised an error, chose an illegal action or ran out of time) and lost"
+ERROR_END = (
+    "a bot failed (raised an error, chose an illegal action or ran out of time) and lost, "
+    "or a person quit: the game was not finished"
+)
 """What the machinery's own end status ``error`` means, in every game."""
 
 

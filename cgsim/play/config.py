@@ -8,6 +8,7 @@ are errors rather than silently ignored. Rule overrides are the game's to check
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -40,6 +41,8 @@ from cgsim.play.shipped import config_path, shipped_names
 
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._-]*$"
 MAX_NAME = 100
+SCHEDULER_PATTERN = r"^[a-z][a-z0-9+.-]*://\S+$"
+"""A Dask scheduler address: ``tcp://host:8786`` (any protocol Dask knows)."""
 """Characters of a run name (a folder name)."""
 MAX_SHOWN = 80
 """Characters of a bad value an error repeats."""
@@ -106,6 +109,14 @@ class RunConfig(BaseModel):
         description="seconds per decision, 0 = none",
     )
     isolate: bool = Field(default=False, description="each bot in its own process")
+    backend: Literal["local", "dask"] = Field(
+        default="local", description="where games are played: local processes or Dask"
+    )
+    scheduler: str | None = Field(
+        default=None,
+        max_length=MAX_NAME * 3,
+        description="Dask scheduler address, e.g. tcp://host:8786 (none: a local cluster)",
+    )
     chunk_size: int = Field(default=500, ge=1, le=MAX_GAMES, description="games per chunk file")
     sweep: dict[str, list[Any]] = Field(
         default_factory=dict, description="grid for 'cgsim sweep': rule setting or components"
@@ -145,6 +156,22 @@ class RunConfig(BaseModel):
             raise ValueError(
                 f"games / chunk_size = {self.games:,} / {self.chunk_size:,} = {chunks:,} chunks: "
                 f"allowed at most {MAX_CHUNKS:,}; raise chunk_size"
+            )
+        return self
+
+    @field_validator("scheduler")
+    @classmethod
+    def _scheduler_address(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(SCHEDULER_PATTERN, value):
+            raise ValueError("expected a scheduler address such as 'tcp://host:8786'")
+        return value
+
+    @model_validator(mode="after")
+    def _scheduler_is_for_dask(self) -> RunConfig:
+        if self.scheduler is not None and self.backend != "dask":
+            raise ValueError(
+                f"scheduler = {self.scheduler!r} is for backend = 'dask' (backend is "
+                f"{self.backend!r}); add backend = 'dask' or drop the scheduler"
             )
         return self
 

@@ -3,8 +3,10 @@
 The person is a bot like any other to the game loop (its seat is labelled ``human`` in
 the record and the result rows), so a playtest game is stored and reported like a bot
 game. It is played in the foreground process, where the terminal is. The person picks
-from the game's own menu (``Playable.choices``); ``q`` stops the game, and the actions
-played so far are replayed into a partial record.
+from the game's own menu (``Playable.choices``); ``q`` (or Ctrl-C, or the end of the
+input) stops the game, and the actions played so far are replayed into a partial record;
+in the result tables such a game is unfinished, marked as a game ended in error is, its
+reason naming the seat that quit.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pydantic import BaseModel
 from cgsim.games.bot import ANY_GAME, Bot, NoParams
 from cgsim.games.contract import Action, AnyGame, Choice, Playable
 from cgsim.play.bot_registry import BotSpec
+from cgsim.play.match import GameOutcome, GameSpec, error_outcome
 
 HUMAN = "human"
 """The label of a person's seat in records and result tables."""
@@ -103,7 +106,7 @@ class HumanBot(Bot):
     def _read(self, prompt: str) -> str:
         try:
             answer = self.table.console.ask(prompt).strip().lower()
-        except EOFError:
+        except (EOFError, KeyboardInterrupt):  # the input closed, or Ctrl-C: quit cleanly
             answer = "q"
         if answer in ("q", "quit"):
             self.table.quitter = self.seat
@@ -167,3 +170,33 @@ def partial_record(
         recorder.step(state, action, after)
         state = after
     return recorder.finish(state)
+
+
+def quit_reason(table: Table) -> str:
+    """Why a game a person quit is unfinished, naming the seat."""
+    return f"seat {table.quitter} ({HUMAN}) quit after {len(table.actions)} actions"
+
+
+def quit_outcome(
+    game: AnyGame,
+    spec: GameSpec,
+    bots: Sequence[BotSpec],
+    table: Table,
+    record: dict[str, Any],
+    wall_time: float,
+) -> GameOutcome:
+    """The result rows of a game a person quit: those of a game ended in error (no
+    scores, no winner, left out of win rates), the quitting seat's, with its partial
+    record."""
+    outcome = error_outcome(
+        game,
+        game_id=spec.game_id,
+        block=spec.block,
+        seed=spec.seed,
+        labels=[bot.label for bot in bots],
+        reason=quit_reason(table),
+        seat=table.quitter,
+        wall_time=wall_time,
+    )
+    outcome.record = record
+    return outcome

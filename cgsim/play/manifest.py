@@ -114,7 +114,7 @@ class Manifest(BaseModel):
     chunk_size: int = Field(gt=0)
     games_planned: int = Field(ge=0)
     games_done: int = Field(ge=0)
-    status: Literal["running", "complete", "interrupted", "stopped"] = "complete"
+    status: Literal["running", "complete", "interrupted", "stopped", "lost"] = "complete"
     started: str | None = None
     finished: str | None = None
     timings: Timings | None = None

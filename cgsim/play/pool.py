@@ -270,6 +270,8 @@ class TaskSource:
         self.retries: deque[Task] = deque()
         self.remaining = sum(len(r) for r in self.ranges)
         self.seconds_per_game: float | None = None
+        self.target_seconds = TARGET_BATCH_SECONDS
+        """How long a batch should last: a pool with a dearer round trip asks for more."""
 
     def __bool__(self) -> bool:
         return bool(self.retries or self.ranges)
@@ -277,7 +279,7 @@ class TaskSource:
     def batch_size(self) -> int:
         if self.seconds_per_game is None:
             return 1
-        wanted = TARGET_BATCH_SECONDS / max(self.seconds_per_game, 1e-6)
+        wanted = self.target_seconds / max(self.seconds_per_game, 1e-6)
         tail = math.ceil(self.remaining / (2 * self.workers))
         return max(1, min(int(wanted), tail, MAX_BATCH))
 
@@ -304,6 +306,37 @@ class TaskSource:
             self.seconds_per_game = (
                 per_game if previous is None else 0.7 * previous + 0.3 * per_game
             )
+
+
+def retry_after_death(source: TaskSource, task: Task, queued: Sequence[Task]) -> GameSpec | None:
+    """The retry rule of a task whose worker died (any backend): a batch is played again
+    game by game, a single game once more; the game that killed ``MAX_ATTEMPTS`` workers
+    is returned, to be recorded as an error. ``queued`` tasks go back as they were."""
+    if len(task.specs) > 1:
+        singles = [Task((spec,), suspect=task.suspect) for spec in task.specs]
+        source.retry_first([*singles, *queued])
+        return None
+    if task.attempts + 1 < MAX_ATTEMPTS:
+        source.retry_first([Task(task.specs, task.attempts + 1, task.suspect), *queued])
+        return None
+    source.retry_first(queued)
+    return task.specs[0]
+
+
+def error_batch(
+    game: AnyGame, context: WorkerContext, spec: GameSpec, reason: str, seat: int | None
+) -> Batch:
+    """The batch of one game recorded as an error (no move of it is kept)."""
+    outcome = error_outcome(
+        game,
+        game_id=spec.game_id,
+        block=spec.block,
+        seed=spec.seed,
+        labels=[context.bots[i].label for i in spec.seats],
+        reason=reason,
+        seat=seat,
+    )
+    return Batch.of([outcome])
 
 
 def _start_method() -> str:
@@ -384,16 +417,7 @@ class WorkerPool:
         self.workers[self.workers.index(worker)] = self._start()
 
     def _error(self, spec: GameSpec, reason: str, seat: int | None) -> Batch:
-        outcome = error_outcome(
-            self.game,
-            game_id=spec.game_id,
-            block=spec.block,
-            seed=spec.seed,
-            labels=[self.context.bots[i].label for i in spec.seats],
-            reason=reason,
-            seat=seat,
-        )
-        return Batch.of([outcome])
+        return error_batch(self.game, self.context, spec, reason, seat)
 
     def _lost(self, worker: _Worker, source: TaskSource) -> Batch | None:
         """A worker died: retry its batch game by game (and its queued batch as it was);
@@ -403,16 +427,9 @@ class WorkerPool:
         self._replace(worker)
         if not worker.tasks:
             return None
-        task, queued = worker.tasks[0], list(worker.tasks)[1:]
-        if len(task.specs) > 1:
-            singles = [Task((spec,), suspect=task.suspect) for spec in task.specs]
-            source.retry_first([*singles, *queued])
+        spec = retry_after_death(source, worker.tasks[0], list(worker.tasks)[1:])
+        if spec is None:
             return None
-        if task.attempts + 1 < MAX_ATTEMPTS:
-            source.retry_first([Task(task.specs, task.attempts + 1, task.suspect), *queued])
-            return None
-        source.retry_first(queued)
-        spec = task.specs[0]
         code = worker.process.exitcode
         if running.game_id == spec.game_id and running.seat is not None:
             where = "while this seat's bot was running"
@@ -531,24 +548,34 @@ class WorkerPool:
                         yield stopped
 
 
-class _OneGame:
-    """The schedule of a single game."""
+class _Given:
+    """The schedule of games given as specs (tasks are made of them directly)."""
 
-    def __init__(self, spec: GameSpec) -> None:
-        self.game = spec
+    def __init__(self, specs: Sequence[GameSpec]) -> None:
+        self.specs = specs
 
     def __len__(self) -> int:
-        return 1
+        return len(self.specs)
 
     def spec(self, game_id: int) -> GameSpec:
-        return self.game
+        return self.specs[game_id]
+
+
+def play_all(pool: WorkerPool, specs: Sequence[GameSpec]) -> Batch:
+    """Play some games on a started pool as one task, gathered into one batch: the
+    pool's guarantees (a dying worker's games retried one by one, the seal, the watch)
+    hold for any caller, a remote worker included."""
+    source = TaskSource(_Given(specs), [], pool.size)
+    source.retry_first([Task(tuple(specs))])
+    played = Batch()
+    for batch in pool.results(source):
+        played.extend(batch)
+        played.seconds += batch.seconds
+    return played
 
 
 def play_in_worker(context: WorkerContext, spec: GameSpec) -> Batch:
     """Play one game in a worker process, so that nothing a bot does (``os._exit``, an
     endless loop past the time limit, tampering) can take the caller down with it."""
-    played = Batch()
     with WorkerPool(1, context) as pool:
-        for batch in pool.results(TaskSource(_OneGame(spec), [range(1)], 1)):
-            played.extend(batch)
-    return played
+        return play_all(pool, [spec])

@@ -29,12 +29,12 @@ import polars as pl
 from cgsim.errors import CgsimError
 from cgsim.games.contract import AnyGame, Row, Schema
 from cgsim.games.registry import get_game
+from cgsim.play.backend import BackendLost, prepare, with_backend
 from cgsim.play.config import RunConfig
-from cgsim.play.limits import workers_used
 from cgsim.play.manifest import read_manifest_data
 from cgsim.play.match import ERROR_END
 from cgsim.play.paths import require_output_dir
-from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
+from cgsim.play.pool import Batch, TaskSource, WorkerContext
 from cgsim.play.progress import Progress
 from cgsim.play.results import Results, open_results, table_schemas
 from cgsim.play.schedules import Plan
@@ -67,7 +67,8 @@ class RunResult:
     results_dir: Path
     command: str
     status: str
-    """``complete``, ``interrupted`` or ``stopped`` (``--fail-fast`` hit an error)."""
+    """``complete``, ``interrupted``, ``stopped`` (``--fail-fast`` hit an error) or
+    ``lost`` (the Dask cluster went away)."""
     games_planned: int
     games_done: int
     """Games in the result tables."""
@@ -78,6 +79,8 @@ class RunResult:
     wall_seconds: float
     workers: int
     first_error: Row | None = None
+    note: str | None = None
+    """Why a run was ``lost``."""
 
 
 def _now() -> str:
@@ -159,7 +162,8 @@ def _frames(schemas: TableSchemas, batch: Batch) -> dict[str, pl.DataFrame]:
     return frames
 
 
-def _write(store: ResultsStore, schemas: TableSchemas, index: int, batch: Batch) -> None:
+def write_batch(store: ResultsStore, schemas: TableSchemas, index: int, batch: Batch) -> None:
+    """Write chunk ``index`` of the tables and records from a batch holding all its games."""
     records = [line for _, line in sorted(batch.records)]
     store.write_chunk(index, _frames(schemas, batch), records)
     store.drop_partial(index)
@@ -206,7 +210,8 @@ def _keep_partials(
             buffer.kept = buffer.batch.games.count
 
 
-def _count_errors(store: ResultsStore) -> int:
+def count_errors(store: ResultsStore) -> int:
+    """Games in the result tables that ended in error."""
     results = open_results(store.path)
     with results.reading():
         count: int = (
@@ -219,7 +224,7 @@ def _count_errors(store: ResultsStore) -> int:
     return count
 
 
-def _carried_over(previous: Results | None, manifest: dict[str, Any]) -> None:
+def carry_over(previous: Results | None, manifest: dict[str, Any]) -> None:
     """Keep what a resumed run already knew: when it started and how long it played."""
     if previous is None:
         return
@@ -228,7 +233,7 @@ def _carried_over(previous: Results | None, manifest: dict[str, Any]) -> None:
         manifest["timings"] = dict(previous.data["timings"])
 
 
-def _finished(previous: Results | None, status: str, played: int) -> str | None:
+def finished_at(previous: Results | None, status: str, played: int) -> str | None:
     """When the run completed: kept when re-running a complete run played nothing."""
     if status != "complete":
         return None
@@ -237,7 +242,9 @@ def _finished(previous: Results | None, status: str, played: int) -> str | None:
     return _now()
 
 
-def _timings(before: Mapping[str, Any], wall: float, played: int, workers: int) -> dict[str, Any]:
+def add_timings(
+    before: Mapping[str, Any], wall: float, played: int, workers: int
+) -> dict[str, Any]:
     """The run's timings over every session: a session that played nothing changes none."""
     if not played:
         return dict(before)
@@ -273,11 +280,16 @@ def run_games(
     game. The results folder is checked first (``ConfigError`` when it cannot be written).
     """
     game = get_game(config.game)
+    config = with_backend(config)
+    context = WorkerContext(
+        config.game, plan.rules, plan.bots, config.records, config.time_limit, config.isolate
+    )
+    place = prepare(config, context)  # a backend that cannot be used: nothing written
     require_output_dir(config.results_dir, "results folder")
     store = ResultsStore(config.results_dir)
     manifest = new_manifest(config, plan, game)
     previous = _prepare(store, manifest, fresh)
-    _carried_over(previous, manifest)
+    carry_over(previous, manifest)
     schema = game.schema(plan.rules)
     total = len(plan.schedule)
     buffers, todo = _pending(store, previous, total, config.chunk_size, schema)
@@ -285,29 +297,26 @@ def run_games(
     manifest["games_done"], manifest["games_partial"] = _stored(total, buffers)
     store.write_manifest(manifest)
 
-    workers = workers_used(config.workers, remaining)
+    workers = place.workers(remaining)
     if announce is not None:
         announce(workers)
     schemas = TableSchemas.from_schema(schema)
     shown = Progress(total, total - remaining, config.name, progress, sys.stderr)
-    context = WorkerContext(
-        config.game, plan.rules, plan.bots, config.records, config.time_limit, config.isolate
-    )
-    status, played, first_error = "complete", 0, None
+    status, played, first_error, note = "complete", 0, None, None
     start = time.perf_counter()
     kept_at = time.monotonic()
     try:
         for index in [k for k, buffer in buffers.items() if buffer.complete()]:
-            _write(store, schemas, index, buffers[index].batch)
+            write_batch(store, schemas, index, buffers[index].batch)
             del buffers[index]  # only once written: an interrupted write keeps it partial
-        with WorkerPool(workers if remaining else 0, context) as pool:
+        with place.pool(context, remaining) as pool:
             for batch in pool.results(TaskSource(plan.schedule, todo, workers)):
                 index = batch.games.data["game_id"][0] // config.chunk_size
                 buffers[index].batch.extend(batch)
                 played += batch.games.count
                 shown.update(batch.games.count)
                 if buffers[index].complete():
-                    _write(store, schemas, index, buffers[index].batch)
+                    write_batch(store, schemas, index, buffers[index].batch)
                     del buffers[index]
                 if time.monotonic() - kept_at >= PARTIAL_EVERY:
                     _keep_partials(store, schemas, buffers)
@@ -319,6 +328,8 @@ def run_games(
                     break
     except KeyboardInterrupt:
         status = "interrupted"
+    except BackendLost as lost:
+        status, note = "lost", str(lost)
     finally:
         shown.close()
     wall = time.perf_counter() - start
@@ -327,10 +338,10 @@ def run_games(
     manifest |= {
         "games_done": stored,
         "games_partial": partial,
-        "errors": _count_errors(store),
+        "errors": count_errors(store),
         "status": status,
-        "finished": _finished(previous, status, played),
-        "timings": _timings(manifest["timings"], wall, played, workers),
+        "finished": finished_at(previous, status, played),
+        "timings": add_timings(manifest["timings"], wall, played, workers),
     }
     store.write_manifest(manifest)
     return RunResult(
@@ -345,6 +356,7 @@ def run_games(
         wall_seconds=wall,
         workers=workers,
         first_error=first_error,
+        note=note,
     )
 
 
@@ -402,4 +414,6 @@ def format_summary(result: RunResult) -> str:
         )
     if result.status == "interrupted":
         lines.append("interrupted: every finished game is kept; run the same command to resume")
+    if result.status == "lost":
+        lines.append(f"{result.note}: every finished game is kept; run the same command to resume")
     return "\n".join(lines)

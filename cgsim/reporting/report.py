@@ -715,8 +715,8 @@ class _Builder:
         text = "How games ended."
         if errors.height:
             text += (
-                f" {errors.height} games stopped on a bot error (the bot loses the game); they "
-                "are left out of outcome statistics."
+                f" {errors.height} games stopped on a bot error (the bot loses the game) or "
+                "because a person quit; they are left out of outcome statistics."
             )
             self.notes.append(f"{errors.height} games ended in an error; see Errors.")
         self.sections.append(Section("End status and errors", text, tables))

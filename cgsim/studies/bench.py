@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from cgsim.games.contract import Setup
 from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.play.backend import chosen_backend
 from cgsim.play.bot_registry import list_bots, resolve_bot
 from cgsim.play.match import play_game
 from cgsim.studies.strength import play
@@ -141,10 +142,18 @@ def parallel_config(game: str) -> RunConfig:
 
 
 def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEFAULT_GAME) -> None:
-    """Print every figure ``make bench`` reports for ``game``."""
+    """Print every figure ``make bench`` reports for ``game``; on the Dask backend (a
+    command's ``--backend dask``) only the runner figures, which are the backend's."""
     the_game = get_game(game)
     echo(f"Game: {game}")
     echo("")
+    backend = chosen_backend()
+    if backend is not None and backend.kind == "dask":
+        from cgsim.studies.dask_bench import dask_bench
+
+        config = parallel_config(game)
+        dask_bench(max(games, 200), seed, echo, config, backend.scheduler, parallel)
+        return
     echo("Engine: random-vs-random games per second, one core")
     echo(f"{'setup':<32} {'games/s':>9} {'decisions/game':>15}")
     for setup in setups_for(the_game):

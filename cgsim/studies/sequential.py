@@ -22,9 +22,9 @@ import polars as pl
 from cgsim.errors import CgsimError
 from cgsim.games.contract import Schema
 from cgsim.games.registry import get_game
+from cgsim.play.backend import prepare
 from cgsim.play.config import RunConfig, with_overrides
-from cgsim.play.limits import workers_used
-from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
+from cgsim.play.pool import Batch, TaskSource, WorkerContext
 from cgsim.play.schedules import plan_for
 from cgsim.play.storage import TableSchemas
 from cgsim.reporting.metrics import game_metrics
@@ -181,18 +181,20 @@ class GameBatches:
         self.plan = plan_for(config, "run" if config.seats else "tournament")
         self.game = get_game(config.game)
         self.schemas = TableSchemas.from_schema(self.game.schema(self.plan.rules))
-        self.workers = workers_used(workers or config.workers, len(self.plan.schedule))
         context = WorkerContext(
             config.game, self.plan.rules, self.plan.bots, False, config.time_limit
         )
-        self.pool = WorkerPool(self.workers, context)
+        place = prepare(with_overrides(config, {"workers": workers or config.workers}), context)
+        games = len(self.plan.schedule)
+        self.workers = place.workers(games)
+        self.pool = place.pool(context, games)
 
     def __enter__(self) -> GameBatches:
         self.pool.__enter__()
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self.pool.close()
+        self.pool.__exit__(None, None, None)
 
     @property
     def block_size(self) -> int:

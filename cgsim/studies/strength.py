@@ -30,6 +30,7 @@ from cgsim.errors import ConfigError
 from cgsim.games import loop
 from cgsim.games.loop import DecisionTimer, win_shares
 from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.play.backend import chosen_backend
 from cgsim.play.bot_registry import BotSpec, resolve_bot
 from cgsim.play.seeds import derive_seed, seat_seed
 
@@ -211,8 +212,14 @@ def execute(
     workers: int,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[TaskResult]:
-    """Run the tasks, in order, on ``workers`` processes (inline for 1)."""
+    """Run the tasks, in order, on ``workers`` processes (inline for 1), or on the Dask
+    cluster a command chose (a local one of ``workers`` processes without a scheduler)."""
     results: list[TaskResult] = []
+    backend = chosen_backend()
+    if backend is not None and backend.kind == "dask":
+        from cgsim.play.dask_pool import dask_map
+
+        return dask_map(backend.scheduler, workers, run_task, tasks, progress)
     if workers <= 1:
         for task in tasks:
             results.append(run_task(task))

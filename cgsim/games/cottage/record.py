@@ -86,7 +86,8 @@ class CottageRecorder:
         self._take(after.events)
 
     def finish(self, final: Any) -> dict[str, Any]:
-        """The complete record; ``result`` is filled once the game is over."""
+        """The complete record; ``result`` is filled once the game is over (a game stopped
+        before its end has none, and keeps only its complete turns)."""
         state: State = final
         setup = self.record["setup"]
         corner_cats = [
@@ -99,6 +100,10 @@ class CottageRecorder:
             setup["supply"]["cats"] -= len(corner_cats)
         if state.phase == Phase.OVER:
             self.record["result"] = result_json(state)
+        elif self._turns:
+            # A game stopped before its end (a person quit) keeps its complete turns:
+            # the turn in progress was never played out.
+            self._turns.pop()
         return self.record
 
 
@@ -229,11 +234,21 @@ def _tile_action(state: State, event: Event) -> int:
     )
 
 
+class _Stopped(Exception):
+    """The record of a game stopped before its end ends here, where a turn starts."""
+
+
 def _check(
-    state: State, produced: Sequence[Event], stream: list[tuple[int, int, Event]], at: int
+    state: State,
+    produced: Sequence[Event],
+    stream: list[tuple[int, int, Event]],
+    at: int,
+    stopped: bool = False,
 ) -> int:
     for event in produced:
         if at >= len(stream):
+            if stopped and event["e"] == TURN_MARKER:
+                raise _Stopped
             raise RecordError(f"the engine goes on after the record ends: {event}")
         n, i, expected = stream[at]
         if event != expected:
@@ -247,7 +262,9 @@ def replay(record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
     """Re-play a record, yielding ``(turn, state)`` at the first decision of every turn.
 
     The first item is the deal (turn 0 while children still choose corners, else turn
-    1); the last item is the final state. The record is validated first
+    1); the last item is the final state, or, for a game stopped before its end (a
+    record without ``result``, holding whole turns), the start of the turn it stopped
+    in. The record is validated first
     (``validate_record``); any failure later, even one the engine did not foresee, is a
     ``RecordError`` naming the turn and event reached.
     """
@@ -295,7 +312,12 @@ def _replay(record: Mapping[str, Any], position: _Position) -> Iterator[tuple[in
                 f"setup.{key}: the record says {expected_setup.get(key)}, the seed deals {value}"
             )
     stream = position.stream = _expected_stream(record)
-    at = position.at = _check(state, state.events, stream, 0)
+    stopped = "result" not in record
+    try:
+        at = position.at = _check(state, state.events, stream, 0, stopped)
+    except _Stopped:
+        yield state.turn, state
+        return
     yield state.turn, state
     shown = state.turn
     while state.phase != Phase.OVER:
@@ -310,7 +332,11 @@ def _replay(record: Mapping[str, Any], position: _Position) -> Iterator[tuple[in
             raise RecordError(
                 f"turn {state.turn}: the recorded event {event} is illegal: {error}"
             ) from None
-        at = position.at = _check(state, state.events, stream, at)
+        try:
+            at = position.at = _check(state, state.events, stream, at, stopped)
+        except _Stopped:
+            yield state.turn, state  # where the game stopped: a turn no one played
+            return
     if at != len(stream):
         n, i, event = stream[at]
         raise RecordError(

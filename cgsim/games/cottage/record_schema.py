@@ -9,6 +9,7 @@ bound. The rule settings' own ranges are the game's (``settings.py``), applied o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from cgsim.games.shapes import (
@@ -178,3 +179,9 @@ def validate_record(record: Any) -> None:
     """Raise ``RecordError`` (``cottage-garden record: WHERE what``) at the first field of
     the wrong type, range or length."""
     validate(RECORD, record, GAME)
+
+
+def is_stopped(record: Mapping[str, Any]) -> bool:
+    """Whether the record is of a game stopped before its end (a person quit): it has no
+    ``result``, and holds the turns played out before the stop."""
+    return "result" not in record

@@ -9,6 +9,7 @@ bound. The rule settings' own ranges are the game's (``settings.py``), applied o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from cgsim.games.shapes import (
@@ -152,3 +153,10 @@ def validate_record(record: Any) -> None:
     """Raise ``RecordError`` (``kitchen-garden record: WHERE what``) at the first field of
     the wrong type, range or length."""
     validate(RECORD, record, GAME)
+
+
+def is_stopped(record: Mapping[str, Any]) -> bool:
+    """Whether the record is of a game stopped before its end (a person quit): its
+    ``result.end`` is ``error``, and it goes as far as the game went."""
+    result = record.get("result")
+    return isinstance(result, Mapping) and result.get("end") == "error"

@@ -166,6 +166,9 @@ def test_balance_of_real_cottage_and_kitchen_runs(tmp_path: Path) -> None:
     assert "balance_task_win_rate" in tables
     assert "balance_skill_depth" in tables
     assert "attack_on_runner_up" in tables["balance_outcome"]["metric"].to_list()
+    for found in (names, tables):
+        assert {"balance_luck_skill", "balance_drama", "balance_ludii"} <= set(found)
+        assert "lead_changes" in found["balance_drama"]["metric"].to_list()
     run = tmp_path / "run"
     simulate("configs/smoke.toml", games=4, workers=1, out=run)
     paths = write_balance_report(run / "smoke")

@@ -8,6 +8,7 @@ from test_record import played
 
 from cgsim.games.cottage.game import GAME
 from cgsim.games.cottage.summary import summarize
+from cgsim.games.drama import DRAMA_NAMES
 
 
 def tiny_record() -> dict[str, Any]:
@@ -61,7 +62,7 @@ def test_summary_counts_every_kind_of_event() -> None:
         "refills": 1,
         "beds_scored": 1,
         "solo": False,
-    }
+    } | dict.fromkeys(DRAMA_NAMES)  # no winner in the record: no drama
     assert seat0["tiles_taken"] == 1 and seat0["tile_cells"] == 4
     assert seat0["rambles"] == 1 and seat0["cats_used"] == 1
     assert seat0["passes"] == 1 and seat0["penalty_points"] == 2
@@ -128,3 +129,13 @@ def test_tiles_table_names_kind_size_and_the_printed_features_covered() -> None:
     assert (
         sum(t["covered"] for t in tiles if t["seat"] == 0) == summary.seats[0]["features_covered"]
     )
+
+
+def test_drama_follows_the_running_score_cubes() -> None:
+    record = tiny_record()
+    record["result"] |= {"winners": [0], "scores": [5, 0]}
+    game = summarize(record).game
+    # Seat 0 takes the lead with its move to 3 in turn 3 and wins: no change, no comeback.
+    assert game["lead_changes"] == 0.0 and game["comeback"] == 0.0
+    assert game["winner_led"] == 1.0 and game["decided_final_round"] == 0.0
+    assert game["kingmaker"] is None

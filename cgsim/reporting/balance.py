@@ -26,7 +26,9 @@ import numpy as np
 import polars as pl
 
 from cgsim.games.contract import Breakdown, Comparison, ComponentTable, Frequency, Schema
+from cgsim.reporting.drama import DECIDED_EARLY, decided_early, drama_table, ludii_table
 from cgsim.reporting.intervals import CONFIDENCE, interval_table
+from cgsim.reporting.luck import DEAL_DECIDES, deal_decides, luck_skill, skill_share_table
 from cgsim.reporting.metrics import (
     DECIDED_ENDS,
     GAME_MEASURES,
@@ -409,6 +411,40 @@ def balance_sections(schema: Schema) -> list[BalanceSection]:
         )
     sections += [
         BalanceSection(
+            "Luck versus skill",
+            "How much of the outcome each part explains, per player count, for the score and "
+            "the win share: the seat, the bot, the deal (what one deal hands each seat) and the "
+            "residual (in-game chance and interaction): variance shares corrected for what "
+            "noise alone gives (a share near 0, even below it, means none), with 95% "
+            "block-bootstrap intervals. A deal share of the win share established above "
+            f"{DEAL_DECIDES:.0%} means the outcomes are mostly the deal. Then the skill share: "
+            "how often the overall stronger bot finishes ahead of a weaker one in the same "
+            "game on the same deal (0.5: skill does not show; 1: the better bot always "
+            "wins), with 95% block intervals.",
+            ("balance_luck_skill", "balance_skill_share"),
+        ),
+        BalanceSection(
+            "Drama, lead changes, comebacks",
+            "From each seat's running score after every turn, per player count, means per "
+            "game with 95% block intervals: how often the sole leader changed, whether the "
+            "leader after 25/50/75% of the turns won (a shared lead counts as the share of "
+            "leaders who won), the winner's largest deficit (comeback), the share of turns "
+            "the winner led, games no winner led when the final round began, and (three "
+            "or more seats) games where a final-round turn of the last-placed seat changed "
+            "who led among the others. The half-time leader winning more than "
+            f"{DECIDED_EARLY:.0%} of games, established, is flagged: no drama. "
+            "Definitions: docs/drama.md.",
+            ("balance_drama",),
+        ),
+        BalanceSection(
+            "Ludii outcome metrics",
+            "Ludii's outcome metrics under Ludii's names and definitions, per player count, "
+            "with 95% block intervals (Balance: block bootstrap), so the numbers compare "
+            "with Ludii's; a seat's evaluation is its running score scaled to -1..1, where "
+            "Ludii uses a search's value. Definitions: docs/drama.md.",
+            ("balance_ludii",),
+        ),
+        BalanceSection(
             "Skill depth",
             "Win share and rating per bot: the gap from the strongest to the weakest bot "
             "shows how much skill matters.",
@@ -465,6 +501,10 @@ def balance_tables(
         seats, present(schema.with_breakdown("seats", Breakdown.ECONOMY), seats)
     )
     out["balance_skill_depth"] = skill_depth(seats, seed)
+    out["balance_luck_skill"] = luck_skill(seats, seed=seed)
+    out["balance_drama"] = drama_table(games.filter(pl.col("end").is_in(DECIDED_ENDS)))
+    out["balance_ludii"] = ludii_table(games, seats_all, seed=seed)
+    out["balance_skill_share"] = skill_share_table(seats)
     out["balance_win_predictors"] = win_predictors(
         seats, present(schema.with_breakdown("seats", *SEAT_MEASURES), seats)
     )
@@ -526,6 +566,34 @@ def balance_flags(tables: Mapping[str, pl.DataFrame], schema: Schema) -> pl.Data
                         "reason": f"95% interval excludes the fair {row['fair']:.3f}",
                     }
                 )
+    luck = tables.get("balance_luck_skill", pl.DataFrame())
+    for players in deal_decides(luck) if luck.height else []:
+        row = luck.filter(
+            (pl.col("players") == players)
+            & (pl.col("value") == "win_share")
+            & (pl.col("component") == "deal")
+        ).row(0, named=True)
+        flags.append(
+            {
+                "measure": f"{players}p deal share of the win share",
+                "value": row["share"],
+                "reason": f"95% interval [{row['low']:.3f}, {row['high']:.3f}] above "
+                f"{DEAL_DECIDES:.2f}: the outcome is mostly the deal",
+            }
+        )
+    drama = tables.get("balance_drama", pl.DataFrame())
+    for players in decided_early(drama):
+        row = drama.filter(
+            (pl.col("players") == players) & (pl.col("metric") == "leader_50_won")
+        ).row(0, named=True)
+        flags.append(
+            {
+                "measure": f"{players}p half-time leader wins",
+                "value": row["estimate"],
+                "reason": f"95% interval [{row['low']:.3f}, {row['high']:.3f}] above "
+                f"{DECIDED_EARLY:.2f}: decided by half-time, no drama",
+            }
+        )
     depth = tables.get("balance_skill_depth")
     if depth is not None and depth.height > 1:
         gap = float(depth["rating"].max()) - float(depth["rating"].min())  # type: ignore[arg-type]
@@ -566,6 +634,7 @@ def write_balance_report(results_dir: Path, out_dir: Path | None = None) -> dict
     (into ``out_dir``, default the results directory)."""
     from cgsim.play.results import CORE_SCHEMAS, MANIFEST, read_manifest, scan, table_names
     from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    from cgsim.reporting.verdict import verdict_lines
 
     manifest = read_manifest(results_dir)
     schema = schema_of(manifest, str(Path(results_dir) / MANIFEST))
@@ -587,6 +656,7 @@ def write_balance_report(results_dir: Path, out_dir: Path | None = None) -> dict
     ]
     page = Page(
         f"Balance: {manifest.get('name', Path(results_dir).name)}",
+        text=verdict_lines(tables),
         notes=[NO_SCHEMA_NOTE] if "schema" not in manifest else [],
         sections=sections,
     )

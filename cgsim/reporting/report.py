@@ -43,6 +43,7 @@ from cgsim.reporting.notable import notable_section
 from cgsim.reporting.pages import Page, PageSection, PageTable, format_value, shown_rows, write_page
 from cgsim.reporting.ratings import rate_bots
 from cgsim.reporting.stats import SUMMARY_QUANTILES
+from cgsim.reporting.verdict import verdict_lines
 
 END_STATUSES = ("normal", "stalled", "aborted", "error")
 MAX_SHOWN_ROWS = 50
@@ -72,6 +73,8 @@ class Report:
     tables: dict[str, pl.DataFrame]
     sections: list[Section]
     plot_makers: dict[str, PlotMaker] = field(default_factory=dict)
+    verdict: list[str] = field(default_factory=list)
+    """The plain-language verdict the report opens with (``cgsim.reporting.verdict``)."""
 
 
 @dataclass(frozen=True)
@@ -291,7 +294,13 @@ class _Builder:
             self._ends()
             self._notation()
         return Report(
-            self.results, overview, self.notes, self.tables, self.sections, self.plot_makers
+            self.results,
+            overview,
+            self.notes,
+            self.tables,
+            self.sections,
+            self.plot_makers,
+            verdict_lines({**self.balance, **self.tables}),
         )
 
     # -- overview
@@ -746,6 +755,7 @@ def report_page(report: Report, plot_paths: Mapping[str, Path]) -> Page:
     overview = pl.DataFrame(report.overview, schema=["item", "value"], orient="row")
     return Page(
         f"Report: {_overview_value(report, 'Run')}",
+        text=report.verdict,
         tables=[PageTable(overview)],
         notes=report.notes,
         sections=[
@@ -784,6 +794,8 @@ def summary_text(report: Report) -> str:
         f"games {_overview_value(report, 'Games')}, wall time {_overview_value(report, 'Wall time')}"
     ]
     lines += [f"  {note}" for note in report.notes]
+    if report.verdict:
+        lines += [report.verdict[0], *(f"  {line}" for line in report.verdict[1:])]
     tables = report.tables
     if "win_rate" in tables:
         lines.append("Win rate per bot (95% block intervals):")

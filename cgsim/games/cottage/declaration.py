@@ -24,6 +24,7 @@ from cgsim.games.contract import (
 from cgsim.games.cottage import actions
 from cgsim.games.cottage.describe import ENDS, NOTATION
 from cgsim.games.cottage.state import Rules
+from cgsim.games.drama import DRAMA_COLUMNS
 
 ENGINE_VERSION = "cottage-1.0"
 """Bumped whenever a change alters any outcome; stamped into records and results."""
@@ -53,6 +54,7 @@ GAME_COLUMNS = (
     Column("refills", INT, "times the path was refilled from the nursery"),
     Column("beds_scored", INT, "beds completed and scored, all seats"),
     Column("solo", BOOL, "the solo game"),
+    *DRAMA_COLUMNS,
 )
 SEAT_COUNTERS = (
     Column("beds_completed", INT, "beds completed and scored", COUNT),

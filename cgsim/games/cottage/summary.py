@@ -15,7 +15,9 @@ from typing import Any, Final
 from cgsim.games.contract import GameSummary, Row
 from cgsim.games.cottage.components import Printed, printed_cells
 from cgsim.games.cottage.record import TURN_MARKER
+from cgsim.games.cottage.scoring import result_of
 from cgsim.games.cottage.state import PHASE_OVER, SIDE_NAMES, Event, Rules, State
+from cgsim.games.drama import Drama
 
 _SEAT_COUNTERS = (
     "beds_completed",
@@ -69,6 +71,7 @@ PENALTY: Final = 10
 SCORE: Final = 11
 CLEANUP: Final = 12
 DISCARD_BED: Final = 13
+BEEHIVE: Final = 14
 _CODES: Final[dict[str, int]] = {
     TURN_MARKER: TURN,
     "take_tile": TAKE_TILE,
@@ -83,6 +86,7 @@ _CODES: Final[dict[str, int]] = {
     "score": SCORE,
     "cleanup": CLEANUP,
     "discard_bed": DISCARD_BED,
+    "beehive": BEEHIVE,
 }
 
 
@@ -116,9 +120,24 @@ class Summary:
         self.n = 0
         self.seat = 0
         self.final_round = False
+        self.beehives = [0] * players
+        """Per seat, the beehive points it holds so far."""
+        self.drama = Drama(self.running())
+        self.started = False
+
+    def running(self) -> list[int]:
+        """Every seat's running score: its cubes' track values and its beehive."""
+        tracks = self.tracks
+        return [
+            sum(tracks[color][i] for color, cubes in seat.items() for i in cubes) + beehive
+            for seat, beehive in zip(self.positions, self.beehives, strict=True)
+        ]
 
     def turn(self, n: int, seat: int, final_round: bool) -> None:
-        """A turn starts."""
+        """A turn starts (the previous one, if any, has ended)."""
+        if self.started:
+            self.drama.observe(self.seat, self.running(), self.final_round)
+        self.started = True
         self.n, self.seat, self.final_round = n, seat, bool(final_round)
         self.counts[seat][TURNS_TAKEN] += 1
         if self.final_round:
@@ -207,9 +226,16 @@ class Summary:
         elif code == DISCARD_BED:
             self.counts[event["seat"]][BEDS_DISCARDED] += 1
             self.boards[event["seat"]][event["bed"]] = None
+        elif code == BEEHIVE:
+            self.beehives[seat] = event["value"]
 
-    def finish(self, beehives: Sequence[int]) -> GameSummary:
-        """The summary, once every event is in (``beehives``: each seat's beehive points)."""
+    def finish(
+        self, beehives: Sequence[int], winners: Sequence[int], scores: Sequence[float]
+    ) -> GameSummary:
+        """The summary, once every event is in (``beehives``: each seat's beehive points;
+        ``winners`` and final ``scores`` of a finished game, empty otherwise)."""
+        if self.started:
+            self.drama.observe(self.seat, self.running(), self.final_round)
         seats: list[Row] = []
         for seat, counts in enumerate(self.counts):
             row: Row = dict(zip(_SEAT_COUNTERS, counts, strict=True))
@@ -223,6 +249,7 @@ class Summary:
             "refills": self.refills,
             "beds_scored": len(self.beds),
             "solo": self.solo,
+            **self.drama.columns(winners, scores),
         }
         return GameSummary(
             game=game, seats=tuple(seats), tables={"beds": self.beds, "tiles": self.taken}
@@ -248,7 +275,10 @@ def summarize(record: Mapping[str, Any]) -> GameSummary:
         summary.turn(turn["n"], turn["seat"], turn["final_round"])
         for event in turn["events"]:
             summary.event(event)
-    return summary.finish(record.get("result", {}).get("beehives", [0] * players))
+    result = record.get("result", {})
+    return summary.finish(
+        result.get("beehives", [0] * players), result.get("winners", []), result.get("scores", [])
+    )
 
 
 class CottageTally:
@@ -282,4 +312,9 @@ class CottageTally:
     def finish(self, final: Any) -> GameSummary:
         state: State = final
         over = state.phase == PHASE_OVER
-        return self.summary.finish([p.beehive if over else 0 for p in state.players])
+        outcome = result_of(state) if over else None
+        return self.summary.finish(
+            [p.beehive if over else 0 for p in state.players],
+            outcome.winners if outcome else (),
+            outcome.scores if outcome else (),
+        )

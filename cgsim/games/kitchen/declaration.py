@@ -15,6 +15,7 @@ from cgsim.games.contract import (
     ScoreUnit,
     Setup,
 )
+from cgsim.games.drama import DRAMA_COLUMNS
 from cgsim.games.kitchen import actions
 from cgsim.games.kitchen.describe import ENDS, NOTATION
 from cgsim.games.kitchen.scoring import SCORE_PLANTS
@@ -45,6 +46,7 @@ SCHEMA = Schema(
             Breakdown.RATE,
         ),
         Column("winner_task", STR, "the winner's secret task"),
+        *DRAMA_COLUMNS,
     ),
     seats=(
         Column("weeds_played", INT, "Weed cards played on others", ECONOMY),

@@ -15,9 +15,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from cgsim.games.contract import GameSummary
+from cgsim.games.drama import Drama
 from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.cards import Catalogue
 from cgsim.games.kitchen.piles import has_type
-from cgsim.games.kitchen.record import result_dict
+from cgsim.games.kitchen.record import result_dict, rules_from_record
+from cgsim.games.kitchen.scoring import plants_planted
 from cgsim.games.kitchen.state import NONE, State
 
 SEAT_COUNTERS = (
@@ -82,8 +85,10 @@ def _runner_up(result: Mapping[str, Any]) -> int | None:
 class Counts:
     """The statistics fold: fed every counted fact of a game, in order."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, plants: list[int]) -> None:
         self.players = players
+        self.drama = Drama(plants)
+        """The running score of the drama columns: each seat's plants in its beds."""
         self.seats: list[dict[str, Any]] = [dict.fromkeys(SEAT_COUNTERS, 0) for _ in range(players)]
         self.game: dict[str, Any] = dict.fromkeys(GAME_COUNTERS, 0)
         self.attacks: list[tuple[int, int]] = []
@@ -116,6 +121,10 @@ class Counts:
         elif kind == "market":
             self.seats[actor]["market_swaps"] += 1
 
+    def turn_ended(self, seat: int, plants: list[int]) -> None:
+        """The turn of ``seat`` has ended with every seat's plants as given."""
+        self.drama.observe(seat, plants)
+
     def finish(self, result: Mapping[str, Any], tasks: list[str]) -> GameSummary:
         """Game columns, one row of seat columns per seat; no extra tables."""
         game, seats = self.game, self.seats
@@ -127,6 +136,7 @@ class Counts:
             turn > window_start and seat == runner_up for turn, seat in self.attacks
         )
         game["winner_task"] = tasks[winners[0]] if winners else None
+        game.update(self.drama.columns(winners, result["plants"]))
         for seat, row in enumerate(seats):
             row["task"] = tasks[seat]
             row["plants_planted"] = int(result["plants"][seat])
@@ -143,15 +153,29 @@ _EVENT_SEAT = {
 }
 
 
+def _plants(catalogue: Catalogue, card: int) -> int:
+    return catalogue.type_plants[catalogue.card_types[card]]
+
+
 def summarize(record: Mapping[str, Any]) -> GameSummary:
     """The statistics of a record (its events, then its result)."""
-    counts = Counts(int(record["players"]))
+    players = int(record["players"])
+    catalogue = rules_from_record(record).catalogue
+    plants = [0] * players
+    counts = Counts(players, list(plants))
     for turn in record["turns"]:
         actor, n = int(turn["seat"]), int(turn["n"])
         for event in turn["events"]:
             kind = event["e"]
             key = _EVENT_SEAT.get(kind)
             counts.event(kind, actor, n, event[key] if key else NONE)
+            if kind == "plant":
+                plants[actor] += _plants(catalogue, event["card"])
+            elif kind == "steal":
+                plants[event["target"]] -= _plants(catalogue, event["card"])
+            elif kind == "weeding":
+                plants[actor] -= _plants(catalogue, event["card"])
+        counts.turn_ended(actor, plants)
     return counts.finish(record["result"], record["setup"]["tasks"])
 
 
@@ -166,13 +190,18 @@ class KitchenTally:
     """
 
     def __init__(self, state: State) -> None:
-        self.counts = Counts(state.players)
+        self.counts = Counts(state.players, self._plants(state))
         self.reshuffles = state.reshuffles
         self.catalogue = state.rules.catalogue
         self.accepted = [0] * state.players
 
+    @staticmethod
+    def _plants(state: State) -> list[int]:
+        return [plants_planted(state, seat) for seat in range(state.players)]
+
     def step(self, before: Any, action: int, after: Any) -> None:
         state: State = before
+        self._turns_ended(state, after)
         kind = action >> 18
         actor, turn = state.active, state.turn
         counts = self.counts
@@ -190,6 +219,14 @@ class KitchenTally:
         elif kind == A.ACCEPT_SLUGGARD:
             self._accept(state.sub_seat, turn)
 
+    def _turns_ended(self, before: State, after: State) -> None:
+        """Every turn that ended with this action (a Sluggard skips whole turns)."""
+        if after.turn == before.turn:
+            return
+        plants = self._plants(after)
+        for skipped in range(after.turn - before.turn):
+            self.counts.turn_ended((before.active + skipped) % before.players, plants)
+
     def _accept(self, seat: int, turn: int) -> None:
         self.counts.event("sluggard_accept", seat, turn, seat)
         self.accepted[seat] += 1
@@ -197,6 +234,7 @@ class KitchenTally:
     def finish(self, final: Any) -> GameSummary:
         state: State = final
         counts = self.counts
+        counts.turn_ended(state.active, self._plants(state))
         for seat, accepted in enumerate(self.accepted):
             lying = state.sluggards[seat] != NONE
             for _ in range(accepted - lying):

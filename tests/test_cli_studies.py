@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cgsim.cli import app, main
+from cgsim.reporting.verdict import VERDICT_HEAD
 
 runner = CliRunner()
 SMOKE = Path("configs/smoke.toml")
@@ -134,6 +135,7 @@ def test_sweep_tune_and_balance_commands_write_their_reports(tmp_path: Path) -> 
     point = tmp_path / "sw" / "start_cats-0"
     result = runner.invoke(app, ["balance", str(point)])
     assert result.exit_code == 0, result.output
+    assert result.output.startswith(VERDICT_HEAD)  # the verdict first, as on the page
     assert "balance_seat_advantage" in result.output
     assert (point / "balance.html").is_file()
 

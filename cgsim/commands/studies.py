@@ -221,6 +221,10 @@ def register(app: typer.Typer) -> None:
         require_output_dir(out or results, "--out")
         paths = write_balance_report(results, out)
 
+        # The verdict the page opens with: its lines between the title and the first section.
+        opening = paths["markdown"].read_text(encoding="utf-8").split("\n## ", 1)[0]
+        typer.echo("\n".join(line for line in opening.splitlines()[1:] if line.strip()))
+        typer.echo("")
         for name in ("balance_seat_advantage", "balance_flags"):
             if name in paths:
                 typer.echo(f"{name}:")

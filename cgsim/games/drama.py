@@ -40,7 +40,9 @@ DRAMA_NAMES = tuple(column.name for column in DRAMA_COLUMNS)
 
 def _leaders(scores: Sequence[float]) -> frozenset[int]:
     top = max(scores)
-    return frozenset(seat for seat, score in enumerate(scores) if score == top)
+    if scores.count(top) == 1:  # the usual case, without a scan in Python
+        return frozenset((scores.index(top),))
+    return frozenset([seat for seat, score in enumerate(scores) if score == top])
 
 
 def _sole_leader_among(scores: Sequence[float], seats: Sequence[int]) -> int | None:
@@ -53,7 +55,7 @@ class Drama:
     """The running scores of one game, one observation per turn, in order."""
 
     def __init__(self, start: Sequence[float]) -> None:
-        self.start = tuple(float(score) for score in start)
+        self.start = tuple(map(float, start))
         """Every seat's score before the first turn."""
         self.scores: list[tuple[float, ...]] = []
         """Every seat's running score after each turn."""
@@ -63,7 +65,7 @@ class Drama:
     def observe(self, mover: int, scores: Sequence[float], final_round: bool = False) -> None:
         """The turn of ``mover`` has ended with these running scores."""
         self.movers.append(mover)
-        self.scores.append(tuple(float(score) for score in scores))
+        self.scores.append(tuple(map(float, scores)))
         self.final_round.append(bool(final_round))
 
     def columns(self, winners: Sequence[int], final: Sequence[float]) -> dict[str, float | None]:
@@ -73,7 +75,7 @@ class Drama:
         won = frozenset(winners)
         if len(self.start) < 2 or not self.scores or not won:
             return empty
-        series = [*self.scores[:-1], tuple(float(score) for score in final)]
+        series = [*self.scores[:-1], tuple(map(float, final))]
         turns = len(series)
         leaders = [_leaders(scores) for scores in series]
         out = dict(empty)
@@ -87,7 +89,7 @@ class Drama:
         before_final = series[first_final - 1] if first_final > 0 else self.start
         out["decided_final_round"] = float(not _leaders(before_final) & won)
         out["kingmaker"] = self._kingmaker(series, first_final)
-        out |= _ludii(self.start, series, won)
+        out |= _ludii(self.start, series, won, [_leaders(self.start), *leaders[:-1]])
         return out
 
     def _first_final_turn(self, turns: int) -> int:
@@ -129,26 +131,28 @@ def _lead_changes(leaders: Sequence[frozenset[int]]) -> int:
 
 
 def _ludii(
-    start: tuple[float, ...], series: Sequence[tuple[float, ...]], won: frozenset[int]
+    start: tuple[float, ...],
+    series: Sequence[tuple[float, ...]],
+    won: frozenset[int],
+    leaders: Sequence[frozenset[int]],
 ) -> dict[str, float | None]:
     """Ludii's per-game LeadChange, Stability and Drama, on the states before each turn
     (the start, then after every turn but the last), as Ludii evaluates the state before
     each move. Ludii's state evaluation (a search's value, -1 to 1) is here each seat's
-    running score divided by the largest absolute score of the game (also -1 to 1)."""
+    running score divided by the largest absolute score of the game (also -1 to 1).
+    ``leaders`` are those states' leaders (dividing by the scale keeps them)."""
     states = [start, *series[:-1]]
-    scale = max(1.0, *(abs(score) for scores in (start, *series) for score in scores))
+    scale = max(1.0, max(map(abs, start)), *(max(map(abs, scores)) for scores in series))
     evaluations = [[score / scale for score in scores] for scores in states]
     changes, previous = 0, frozenset[int]()
-    for evaluation in evaluations:
-        current = _leaders(evaluation)
+    for current in leaders:
         changes += current != previous
         previous = current
     stability = 0.0
-    for seat in range(len(start)):
-        values = [evaluation[seat] for evaluation in evaluations]
+    for values in zip(*evaluations, strict=True):
         mean = sum(values) / len(values)
-        stability += sum((value - mean) ** 2 for value in values) / len(values)
-    gaps = [sum(max(e) - e[w] for w in won) / len(won) for e in evaluations]
+        stability += sum([(value - mean) ** 2 for value in values]) / len(values)
+    gaps = [sum([max(e) - e[w] for w in won]) / len(won) for e in evaluations]
     return {
         "lead_change": changes / len(states),
         "stability": stability,

@@ -122,7 +122,9 @@ class Summary:
         self.final_round = False
         self.beehives = [0] * players
         """Per seat, the beehive points it holds so far."""
-        self.drama = Drama(self.running())
+        self.totals = self.running()
+        """Per seat, :meth:`running` kept up to date event by event (it is read every turn)."""
+        self.drama = Drama(self.totals)
         self.started = False
 
     def running(self) -> list[int]:
@@ -136,7 +138,7 @@ class Summary:
     def turn(self, n: int, seat: int, final_round: bool) -> None:
         """A turn starts (the previous one, if any, has ended)."""
         if self.started:
-            self.drama.observe(self.seat, self.running(), self.final_round)
+            self.drama.observe(self.seat, self.totals, self.final_round)
         self.started = True
         self.n, self.seat, self.final_round = n, seat, bool(final_round)
         self.counts[seat][TURNS_TAKEN] += 1
@@ -201,7 +203,9 @@ class Summary:
             track = self.tracks[event["color"]]
             if code == PENALTY:
                 mine[PENALTY_POINTS] += track[event["from"]] - track[event["to"]]
-            self.positions[seat][event["color"]][event["cube"]] = event["to"]
+            cubes = self.positions[seat][event["color"]]
+            self.totals[seat] += track[event["to"]] - track[cubes[event["cube"]]]
+            cubes[event["cube"]] = event["to"]
         elif code == SCORE:
             mine[BEDS_COMPLETED] += 1
             mine[POTS_SCORED] += event["pots"]
@@ -227,6 +231,7 @@ class Summary:
             self.counts[event["seat"]][BEDS_DISCARDED] += 1
             self.boards[event["seat"]][event["bed"]] = None
         elif code == BEEHIVE:
+            self.totals[seat] += event["value"] - self.beehives[seat]
             self.beehives[seat] = event["value"]
 
     def finish(
@@ -235,7 +240,7 @@ class Summary:
         """The summary, once every event is in (``beehives``: each seat's beehive points;
         ``winners`` and final ``scores`` of a finished game, empty otherwise)."""
         if self.started:
-            self.drama.observe(self.seat, self.running(), self.final_round)
+            self.drama.observe(self.seat, self.totals, self.final_round)
         seats: list[Row] = []
         for seat, counts in enumerate(self.counts):
             row: Row = dict(zip(_SEAT_COUNTERS, counts, strict=True))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -165,3 +166,16 @@ def test_a_baseline_that_is_not_an_installation_exits_2(
     captured = capsys.readouterr()
     assert "neither a Python interpreter nor a folder with .venv/bin/python" in captured.err
     assert captured.out == ""
+
+
+def test_a_relative_baseline_is_found_from_the_probe_s_scratch_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The probe runs in a scratch folder, so the interpreter's path must not be relative."""
+    from cgsim.studies.bench_baseline import baseline_python
+
+    python = tmp_path / "old" / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.touch()
+    monkeypatch.chdir(tmp_path)
+    assert baseline_python(Path("old")) == python

@@ -34,7 +34,7 @@ def baseline_python(path: Path) -> Path:
     """The interpreter of the baseline: ``path`` itself, or the ``.venv`` in that folder."""
     for candidate in (path, path / ".venv" / "bin" / "python"):
         if candidate.is_file():
-            return candidate
+            return candidate.absolute()  # the probe runs elsewhere; a venv link stays a link
     raise ConfigError(
         f"--baseline {path}: neither a Python interpreter nor a folder with .venv/bin/python "
         "(make bench builds one from the commit the Makefile names)"

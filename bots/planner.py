@@ -46,7 +46,7 @@ def candidates(
     if state.phase == Phase.RAMBLE:
         return list(legal)
     first = policy.choose(state, legal)
-    ranked = policy.evaluator(state).ranked_main(state)
+    ranked = policy.evaluator(state).top_main(state, width)
     chosen = [first]
     for _, action in ranked:
         if len(chosen) >= width:
@@ -61,7 +61,7 @@ def noisy_choice(
 ) -> Action:
     """The greedy action, or with probability ``noise`` one of the three best main moves."""
     if noise > 0.0 and state.phase == Phase.PLANT and len(legal) > 1 and rng.random() < noise:
-        ranked = policy.evaluator(state).ranked_main(state)[:3]
+        ranked = policy.evaluator(state).top_main(state, 3)
         if ranked:
             return ranked[rng.randrange(len(ranked))][1]
     return policy.choose(state, legal)

@@ -50,6 +50,7 @@ def _minus_score(move: Move) -> float:
     return -move[0]
 
 
+_COLUMNS = tuple(sum(1 << (r * 5 + c) for r in range(5)) for c in range(5))
 _NOT_COL0 = sum(1 << (r * 5) for r in range(5)) ^ FULL
 _NOT_COL4 = sum(1 << (r * 5 + 4) for r in range(5)) ^ FULL
 
@@ -147,11 +148,61 @@ class Tables:
                 by_low[low].append((p.mask.bit_count(), k, p.mask))
         self.by_low = tuple(tuple(sorted(entries, reverse=True)) for entries in by_low)
         self.regions: dict[int, tuple[int, ...]] = {}
+        self.shapes: dict[int, tuple[int, int]] = {}
+        """Small region -> (its shape moved to the top-left corner, the kinds that fit in it)."""
+        self.shape_kinds: dict[int, int] = {}
+        self.fill_parts: dict[int, tuple[tuple[int, int, int], ...]] = {}
         self.tiling: dict[tuple[int, int, float], float] = {}
         self.turn_memos: dict[Weights, dict[tuple[int, int, bool], float]] = {}
         """Per weight set (the estimate depends on them): turns to fill, by bed mask."""
-        self.move_memos: dict[Weights, dict[MovesKey, tuple[Move, ...]]] = {}
-        """Per weight set: the best moves of each group, by what their scores depend on."""
+        self.move_memos: dict[tuple[str, Weights], dict[MovesKey, tuple[Move, ...]]] = {}
+        """Per evaluator class and weight set: the best moves of each group, by what their
+        scores depend on."""
+
+    def parts_of(self, empty: int) -> tuple[tuple[int, int, int], ...]:
+        """``(size, shape, kinds)`` of each region of ``empty`` in ``regions_of`` order:
+        a small region's shape and kinds (see :meth:`shape_of`), -1 and 0 for a large
+        one (memoised: what the turns to fill a bed depend on besides the kinds to come)."""
+        found = self.fill_parts.get(empty)
+        if found is not None:
+            return found
+        parts = []
+        for region in regions_of(empty, self.regions):
+            size = region.bit_count()
+            if size > SMALL_REGION:
+                parts.append((size, -1, 0))
+            else:
+                parts.append((size, *self.shape_of(region)))
+        found = tuple(parts)
+        if len(self.fill_parts) > CACHE_LIMIT:
+            self.fill_parts.clear()
+        self.fill_parts[empty] = found
+        return found
+
+    def shape_of(self, region: int) -> tuple[int, int]:
+        """A small region's shape moved to the top-left corner, and the bitmask of the tile
+        kinds with a placement inside it (memoised).
+
+        Its exact tiling cost depends only on these: the same shape anywhere on the bed
+        has the same tilings, and no other kind can take part in one.
+        """
+        found = self.shapes.get(region)
+        if found is not None:
+            return found
+        low = (region & -region).bit_length() - 1
+        col = next(c for c in range(5) if region & _COLUMNS[c])
+        shape = region >> (low // 5 * 5 + col)
+        kinds = self.shape_kinds.get(shape)
+        if kinds is None:
+            kinds = 0
+            for entries in self.by_low:
+                for _, kind, placed in entries:
+                    if not placed & ~shape:
+                        kinds |= 1 << kind
+            self.shape_kinds[shape] = kinds
+        found = (shape, kinds)
+        self.shapes[region] = found
+        return found
 
 
 _TABLES: dict[int, Tables] = {}
@@ -242,7 +293,8 @@ class Evaluator:
 
     def __post_init__(self) -> None:
         self.turns_memo = self.tables.turn_memos.setdefault(self.weights, {})
-        self.moves_memo = self.tables.move_memos.setdefault(self.weights, {})
+        key = (type(self).__name__, self.weights)
+        self.moves_memo = self.tables.move_memos.setdefault(key, {})
 
     @classmethod
     def for_rules(cls, rules: Rules, weights: Weights) -> Evaluator:
@@ -282,13 +334,21 @@ class Evaluator:
             return found
         w = self.weights
         token = w.cat_token_cost if has_cat else w.token_cost
+        fill_rate = w.fill_rate
+        tiling = self.tables.tiling
+        parts = self.tables.fill_parts.get(empty)
+        if parts is None:
+            parts = self.tables.parts_of(empty)
         total = 0.0
-        for region in regions_of(empty, self.tables.regions):
-            size = region.bit_count()
-            if size > SMALL_REGION:
-                total += size / w.fill_rate
+        for size, shape, kinds in parts:
+            if shape < 0:
+                total += size / fill_rate
             else:
-                total += self._tile_cost(region, avail, token)
+                usable = avail & kinds
+                cost = tiling.get((shape, usable, token))
+                if cost is None:
+                    cost = self._tile_cost(shape, usable, token)
+                total += cost
         if len(memo) > CACHE_LIMIT:
             memo.clear()
         memo[key] = total

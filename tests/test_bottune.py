@@ -221,3 +221,12 @@ def test_a_solo_tuning_maximises_the_mean_score(tmp_path: Path) -> None:
     assert result.search.objective == "mean score"
     assert result.strength == result.score and result.strength.n == 4
     assert result.strength.estimate > 1.0
+
+
+def test_a_game_ending_in_error_stops_the_tuning_naming_the_bots(tmp_path: Path) -> None:
+    crash = toygame.target(toygame.Crash)
+    config = config_of(tmp_path, bot=crash, free={"at": [0, 1]}, evaluations=2, batch=2)
+    with pytest.raises(
+        CgsimError, match=r"tune_bot: a game of .*Crash:at=0.* ended in error: .*boom"
+    ):
+        tune_bot(config, workers=1, progress=False)

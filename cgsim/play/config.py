@@ -112,6 +112,9 @@ class RunConfig(BaseModel):
     tune: dict[str, Any] = Field(
         default_factory=dict, description="'cgsim tune': [tune.free] settings, [tune.targets]"
     )
+    tune_bot: dict[str, Any] = Field(
+        default_factory=dict, description="'cgsim tune': [tune_bot] a bot's free parameters"
+    )
 
     @field_validator("game")
     @classmethod

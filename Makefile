@@ -30,12 +30,15 @@ unit: $(STAMP)
 
 # The fuzz properties at length (make test runs a few examples of each): malformed records
 # of both games fed to cgsim check and replay, then damaged results directories fed to
-# report, balance, compare, regress and run: exit 0, 1 or 2 with one stderr line, never a
-# traceback. FUZZ_EXAMPLES sets the examples per record property.
+# report, balance, compare, regress and run, then random bytes and TOML as configs and
+# component files: exit 0, 1 or 2 with one stderr line, never a traceback. FUZZ_EXAMPLES
+# sets the examples per record and file property.
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -n 2 tests/test_record_fuzz.py \
 		-k "not console" --hypothesis-show-statistics
 	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -n 2 -m fuzz tests/test_results_reader.py
+	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -n 2 tests/test_input_properties.py \
+		-k "random" --hypothesis-show-statistics
 
 # Speed figures of each game: Cottage Garden, then Kitchen Garden.
 bench: $(STAMP)

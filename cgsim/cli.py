@@ -28,12 +28,23 @@ for module in (engine, check, runs, reports, strength, studies):
     module.register(app)
 
 
+def printable(message: str) -> str:
+    """The message with control characters escaped (``\\x1e``), line breaks kept: a
+    name taken from a bad file must not move the cursor or split the one-line error."""
+    if message.isprintable():
+        return message
+    return "\n".join(
+        "".join(char if char.isprintable() else ascii(char)[1:-1] for char in line)
+        for line in message.split("\n")
+    )
+
+
 def main() -> None:
     """Console entry point: run the app and turn user errors into exit code 2."""
     try:
         app()
     except CgsimError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {printable(str(error))}", file=sys.stderr)
         sys.exit(error.exit_code)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

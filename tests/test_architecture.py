@@ -1,10 +1,12 @@
 """The package layout is the architecture: arrows between layers point down only.
 
 Layers, bottom to top: ``errors``/``version`` (leaves), ``games`` (the contract, the game
-registry, each game with its checker), the ``bots`` package, ``play`` (configs, match
-loop, executors, runner, storage), ``reporting`` (statistics, ratings, tables, pages,
-plots, balance), ``studies`` (tournaments' users: compare, sweep, tune, regress,
-strength, golden, bench), ``commands``, and the entry points (``cli``, ``api``).
+registry, each game with its checker and its array encoding), the ``bots`` package and
+``env`` (learning environments over the encodings: an optional extra, so nothing else
+imports it or its libraries), ``play`` (configs, match loop, executors, runner, storage),
+``reporting`` (statistics, ratings, tables, pages, plots, balance), ``studies``
+(tournaments' users: compare, sweep, tune, regress, strength, golden, bench),
+``commands``, and the entry points (``cli``, ``api``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ LAYERS = {
     "errors": 0,
     "version": 0,
     "games": 1,
+    "env": 2,
     "play": 3,
     "reporting": 4,
     "studies": 5,
@@ -82,6 +85,19 @@ def test_the_engine_packages_import_no_bot() -> None:
     for path in (ROOT / "cgsim" / "games").rglob("*.py"):
         bots = [m for m in _imports(path, top_level_only=False) if m.split(".")[0] == "bots"]
         assert bots == [], path
+
+
+def test_only_the_environments_import_the_learning_libraries() -> None:
+    optional = {"cgsim.env", "pettingzoo", "gymnasium"}
+    for path in _sources():
+        if _module_name(path).startswith("cgsim.env"):
+            continue
+        found = [
+            module
+            for module in _imports(path, top_level_only=False)
+            if any(module == name or module.startswith(name + ".") for name in optional)
+        ]
+        assert found == [], f"{path.relative_to(ROOT)} imports {found}"
 
 
 def test_module_level_imports_have_no_cycle() -> None:

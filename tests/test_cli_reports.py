@@ -72,6 +72,8 @@ def test_missing_directory_exits_2_with_one_line(
     assert len(err.splitlines()) == 1
 
 
-def test_negative_bootstrap_is_rejected(results: Path) -> None:
-    outcome = runner.invoke(app, ["report", str(results), "--bootstrap", "-1"])
+@pytest.mark.parametrize("count", ["-1", "10001", "1000000000000"])
+def test_bootstrap_out_of_range_is_rejected(results: Path, count: str) -> None:
+    outcome = runner.invoke(app, ["report", str(results), "--bootstrap", count])
     assert outcome.exit_code == 2
+    assert "--bootstrap" in outcome.output and "equal to" in outcome.output

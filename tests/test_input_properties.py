@@ -5,6 +5,7 @@ traceback, and any accepted rule setting gives a game that ends, quickly.
 from __future__ import annotations
 
 import math
+import os
 import tempfile
 import time
 from pathlib import Path
@@ -30,6 +31,13 @@ toygame.register()
 QUICK = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
 )
+FILES = settings(
+    QUICK,
+    max_examples=int(os.environ.get("FUZZ_EXAMPLES", "3000"))
+    if os.environ.get("HYPOTHESIS_PROFILE") == "fuzz"
+    else 25,
+)
+"""Random config and component files: a few each in ``make test``, thousands in ``make fuzz``."""
 SECONDS_PER_FILE = 2.0
 SECONDS_PER_GAME = 10.0
 """Budgets in CPU seconds of this process (a loaded machine slows the wall clock);
@@ -149,25 +157,35 @@ def _validate(text: bytes | str, *, component: bool, game: str = "cottage-garden
     assert_user_outcome(outcome)
 
 
-@QUICK
+@FILES
 @given(st.binary(max_size=400))
 def test_random_bytes_as_a_config(data: bytes) -> None:
     _validate(data, component=False)
 
 
-@QUICK
+@FILES
 @given(config_documents())
 def test_random_toml_as_a_config(document: dict[str, Any]) -> None:
     _validate(toml_text(document), component=False)
 
 
-@QUICK
+def test_control_characters_in_a_bad_key_are_escaped_in_the_one_line(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('game = "cottage-garden"\n"bad\\u001ekey\\u001b[2J" = 1\n')
+    outcome = run_cli(["validate", str(config)])
+    assert_user_outcome(outcome)
+    assert outcome.code == 2 and outcome.err.count("\n") == 1, outcome.err
+    assert "\x1e" not in outcome.err and "\x1b" not in outcome.err
+    assert "bad\\x1ekey\\x1b[2J" in outcome.err
+
+
+@FILES
 @given(st.binary(max_size=400), st.sampled_from(["cottage-garden", "kitchen-garden"]))
 def test_random_bytes_as_a_component_file(data: bytes, game: str) -> None:
     _validate(data, component=True, game=game)
 
 
-@QUICK
+@FILES
 @given(component_documents(), st.sampled_from(["cottage-garden", "kitchen-garden"]))
 def test_random_toml_as_a_component_file(document: dict[str, Any], game: str) -> None:
     _validate(toml_text(document), component=True, game=game)

@@ -47,7 +47,7 @@ def test_missing_file_and_missing_record_number(tmp_path: Path) -> None:
         list(iter_records(tmp_path / "gone.json"))
     path = tmp_path / "one.json"
     write_record(path, {"format": "x"})
-    with pytest.raises(RecordError, match="has no record number 3"):
+    with pytest.raises(RecordError, match=r"has no record 4; it holds 1 record \(1 to 1\)"):
         read_record(path, 3)
 
 

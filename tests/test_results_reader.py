@@ -16,7 +16,7 @@ from typing import Any
 import polars as pl
 import pytest
 import toygame
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from cgsim.api import load_results
@@ -611,6 +611,7 @@ def apply_damage(results: Path, damage: tuple[Any, ...]) -> None:
 @pytest.mark.fuzz
 @settings(settings.get_profile(FUZZ_PROFILE))
 @given(damages=st.lists(DAMAGE, min_size=1, max_size=3))
+@example(damages=[("chunk", 3, ("flip", 0.6832256125246686, 64))])  # fails only under a filter
 def test_random_damage_is_read_or_refused_in_one_line(
     pristine: Path, damages: list[tuple[Any, ...]]
 ) -> None:

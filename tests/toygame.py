@@ -8,8 +8,11 @@ The module also holds bots for it, including faulty ones for fault-containment t
 
 from __future__ import annotations
 
+import gc
+import inspect
 import os
 import random
+import signal
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -19,7 +22,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from cgsim.errors import ConfigError, IllegalActionError, RecordError
-from cgsim.games.bot import Bot
+from cgsim.games.bot import ANY_GAME, Bot
 from cgsim.games.contract import (
     Action,
     Breakdown,
@@ -32,6 +35,7 @@ from cgsim.games.contract import (
     GameSummary,
     Schema,
     Setup,
+    Term,
 )
 from cgsim.games.registry import register_game
 
@@ -79,6 +83,8 @@ INFO = GameInfo(
     setups=(Setup("solo", 1), Setup("2 players", 2, playthrough=True), Setup("3 players", 3)),
     ladder=("random", f"{__name__}:Wanderer", f"{__name__}:Greedy"),
     variant=ToyVariant,
+    notation=(Term("3/5", "a seat's total and its secret target"),),
+    ends=(Term("normal", "every round was played"),),
 )
 
 
@@ -233,6 +239,12 @@ class ToyGame:
     def render(self, state: Any) -> str:
         return " ".join(f"{t}/{g}" for t, g in zip(state.totals, state.targets, strict=True))
 
+    def describe_turns(self, record: Mapping[str, Any]) -> dict[int, list[str]]:
+        return {
+            n: [f"seat {turn['seat']} takes {turn['take']}"]
+            for n, turn in enumerate(record["turns"], start=1)
+        }
+
     def validate_record(self, record: Any) -> None:
         if not isinstance(record.get("turns"), list):
             raise RecordError("toy record: turns must be a list")
@@ -362,3 +374,91 @@ class KillOnce(Faulty):
 class KillAlways(Faulty):
     def misbehave(self, legal_actions: Sequence[Action]) -> Action:
         os._exit(4)
+
+
+class Stubborn(Faulty):
+    """Ignores the time limit's alarm and never returns (only the parent can stop it)."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        signal.signal(signal.SIGALRM, signal.SIG_IGN)
+        while True:
+            time.sleep(0.01)
+
+
+class Interrupt(Faulty):
+    """Raises ``KeyboardInterrupt`` as if the user had pressed Ctrl-C."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        raise KeyboardInterrupt
+
+
+class Swallow(Faulty):
+    """Catches the time limit's timeout and carries on, forever."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        while True:
+            try:
+                while True:
+                    time.sleep(0.01)
+            except BaseException:  # the timeout too: swallowing is the point
+                continue
+
+
+class Quit(Faulty):
+    """Raises ``SystemExit`` as if the program were done."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        raise SystemExit(3)
+
+
+class Tamper(Faulty):
+    """Rewrites the shared rules through ``object.__setattr__``: every later game of its
+    worker would allow steps of up to 9."""
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if state.turn >= self.params.at:
+            object.__setattr__(state.rules, "max_take", 9)
+        return legal_actions[0]
+
+
+class Peek(Bot):
+    """Looks for the full state (every hand, the deck) up the call stack and among all
+    live objects; a game it could read ends in its error, naming what it saw."""
+
+    name: ClassVar[str] = ""
+    games: ClassVar[tuple[str, ...]] = (ANY_GAME,)
+
+    looked: bool = False
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        frame = inspect.currentframe()
+        candidates: list[Any] = []
+        while frame is not None:
+            candidates.extend(frame.f_locals.values())
+            frame = frame.f_back
+        if not self.looked:  # every live object, once a game (it is slow)
+            candidates.extend(gc.get_objects())
+            self.looked = True
+        for candidate in candidates:
+            kind = type(candidate)  # looked up on the class: no side effects
+            if isinstance(candidate, type) or any(
+                inspect.getattr_static(kind, name, None) is None for name in ("hands", "deck")
+            ):
+                continue
+            raise RuntimeError(f"saw hidden cards: hands {candidate.hands}")
+        return legal_actions[rng.randrange(len(legal_actions))]
+
+
+class Inflate(Bot):
+    """Multiplies Cottage Garden's orange scoring track by 1000 through
+    ``object.__setattr__`` on the shared rule settings, then plays the first action."""
+
+    name: ClassVar[str] = ""
+    games: ClassVar[tuple[str, ...]] = (ANY_GAME,)
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        settings = state.rules.settings
+        if max(settings.orange_track) < 1000:
+            inflated = tuple(1000 * value for value in settings.orange_track)
+            object.__setattr__(settings, "orange_track", inflated)
+        return legal_actions[0]

@@ -102,11 +102,21 @@ def register(app: typer.Typer) -> None:
             Path | None, typer.Option(help="Write the game record (JSON) to this file.")
         ] = None,
         show: Annotated[bool, typer.Option("--show", help="Render the game turn by turn.")] = False,
+        isolate: Annotated[
+            bool, typer.Option("--isolate", help="Each bot in its own process (untrusted bots).")
+        ] = False,
     ) -> None:
-        """Play one game and print its result table."""
+        """Play one game and print its result table.
+
+        The game is played in a worker process, so a bot that ends or hangs its process
+        is reported as that seat's error.
+        """
+        import json
+
         from cgsim.games.recordio import write_record
         from cgsim.play.bot_registry import resolve_bot
-        from cgsim.play.match import play_game
+        from cgsim.play.match import GameSpec
+        from cgsim.play.pool import WorkerContext, play_in_worker
 
         check_seed("--seed", seed)
         if record is not None:
@@ -127,18 +137,26 @@ def register(app: typer.Typer) -> None:
         specs = [resolve_bot(name, game) for name in names]
         options = parse_variant_options(variant or [])
         rules = the_game.make_rules(players, parse_rule_overrides(rule or []), components, options)
-        outcome = play_game(the_game, rules, seed, specs, record=True)
-        data = outcome.record
-        if outcome.error is not None:
-            typer.echo(f"game ended in error: {outcome.error.reason}", err=True)
-        if show and data is not None and outcome.error is None:
-            for turn, state in the_game.replay(data):
-                typer.echo(f"\n=== {_turn_label(the_game, turn, state)} ===")
-                typer.echo(the_game.render(state))
+        context = WorkerContext(game, rules, tuple(specs), True, 0.0, isolate)
+        spec = GameSpec(game_id=0, block=0, seed=seed, bot_seed=seed, seats=tuple(range(players)))
+        played = play_in_worker(context, spec)
+        game_row = played.games.row(0)
+        seat_rows = [played.seats.row(i) for i in range(played.seats.count)]
+        data = json.loads(played.records[0][1]) if played.records else None
+        error = game_row.get("error")
+        if error is not None:
+            seat = game_row.get("error_seat")
+            who = f"seat {seat} ({names[seat]}): " if seat is not None else ""
+            typer.echo(f"game ended in error: {who}{error}", err=True)
+        if show and data is not None and error is None:
+            from cgsim.games.narrate import tell
+
+            for line in tell(the_game, data):
+                typer.echo(line)
         if record is not None and data is not None:
             write_record(record, data)
-        _print_result(outcome.game, outcome.seats)
-        if outcome.error is not None:
+        _print_result(the_game.info, game_row, seat_rows)
+        if error is not None:
             raise typer.Exit(1)
 
     @app.command()
@@ -165,36 +183,39 @@ def register(app: typer.Typer) -> None:
         turn: Annotated[
             int | None, typer.Option(help="Show only the state at the start of this turn.")
         ] = None,
-        index: Annotated[int, typer.Option(help="Which record of a JSON Lines file (from 0).")] = 0,
-        events: Annotated[bool, typer.Option(help="List each turn's events too.")] = True,
+        index: Annotated[
+            int,
+            typer.Option(
+                help="Which record of a JSON Lines file, counting from 1 as 'cgsim check' "
+                "and the messages do.",
+            ),
+        ] = 1,
+        events: Annotated[bool, typer.Option(help="List the moves played in each turn.")] = True,
     ) -> None:
-        """Replay a recorded game through the engine and render it turn by turn."""
+        """Replay a recorded game through the engine and render it turn by turn, with the
+        game's notation and the moves played."""
+        from cgsim.games.narrate import end_meaning, tell
         from cgsim.games.recordio import read_record
 
-        data = read_record(file, index)
-        where = str(file) if file.name.endswith(".json") else f"{file}: record {index + 1}"
+        check_int("--index", index, 1, MAX_GAMES)
+        data = read_record(file, index - 1)
+        where = str(file) if file.name.endswith(".json") else f"{file}: record {index}"
         the_game = _game_of_record(data, where)
-        shown = False
         try:
             the_game.validate_record(data)
-            turns = {t["n"]: t for t in data["turns"]}
-            for number, state in the_game.replay(data):
-                if turn is not None and number != turn:
-                    continue
-                shown = True
-                typer.echo(f"\n=== {_turn_label(the_game, number, state)} ===")
-                typer.echo(the_game.render(state))
-                if events and number in turns and not the_game.is_terminal(state):
-                    for event in turns[number].get("events", []):
-                        typer.echo("  " + _event_text(event))
+            for line in tell(the_game, data, turn=turn, moves=events):
+                typer.echo(line)
         except RecordError as error:
             raise RecordError(f"{where}: {error}") from None
-        if turn is not None and not shown:
-            raise ConfigError(f"--turn {turn}: the record has no such turn")
         result = data.get("result") or {}
+        end = str(result.get("end"))
+        meaning = end_meaning(the_game.info, end)
         typer.echo(
-            f"\nresult: scores {result.get('scores')}, winners {result.get('winners')}, end {result.get('end')}"
+            f"\nresult: scores {result.get('scores')}, winners {result.get('winners')}, end {end}"
         )
+        typer.echo(f"score: {the_game.info.score_unit.label()}")
+        if meaning:
+            typer.echo(f"  {end}: {meaning}")
 
     @app.command()
     def bench(
@@ -232,26 +253,22 @@ def _game_of_record(record: dict[str, Any], where: str) -> Any:
     raise RecordError(f"{where}: format is {tag!r}, not a known record format (known: {known})")
 
 
-def _turn_label(game: Any, turn: int, state: Any) -> str:
-    if game.is_terminal(state):
-        return "final"
-    return "setup" if turn == 0 else f"turn {turn}"
+def _print_result(info: Any, game_row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> None:
+    """The result table of one game: seats, bots, scores (with their unit), ranks (whole
+    numbers unless tied seats share a place) and winners, then how the game ended."""
+    from cgsim.games.narrate import end_meaning
 
-
-def _event_text(event: dict[str, Any]) -> str:
-    fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "e")
-    return f"{event.get('e')}: {fields}"
-
-
-def _print_result(game_row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> None:
     winners = set(game_row.get("winners") or [])
     width = max([3, *(len(str(row["bot"])) for row in seat_rows)])
     typer.echo(f"\n{'seat':<5} {'bot':<{width}} {'score':>6} {'rank':>5}  winner")
     for row in seat_rows:
         mark = "*" if row["seat"] in winners else ""
         typer.echo(
-            f"{row['seat']:<5} {row['bot']:<{width}} {row['score']:>6.0f} {row['rank']:>5.1f}  {mark}"
+            f"{row['seat']:<5} {row['bot']:<{width}} {row['score']:>6.0f} {row['rank']:>5g}  {mark}"
         )
-    typer.echo(
-        f"end: {game_row.get('end')}, turns: {game_row.get('turns')}, seed: {game_row.get('seed')}"
-    )
+    end = str(game_row.get("end"))
+    meaning = end_meaning(info, end)
+    typer.echo(f"score: {info.score_unit.label()}; rank 1 is first, tied seats share a place")
+    typer.echo(f"end: {end}, turns: {game_row.get('turns')}, seed: {game_row.get('seed')}")
+    if meaning:
+        typer.echo(f"  {end}: {meaning}")

@@ -7,6 +7,10 @@ from typing import Annotated
 
 import typer
 
+MAX_BOOTSTRAP = 10_000
+"""Resamples a report may ask for: beyond it the ratings' interval does not move, the time
+and memory (a weight per deal block per resample) only grow."""
+
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
@@ -22,8 +26,23 @@ def register(app: typer.Typer) -> None:
             ),
         ] = False,
         bootstrap: Annotated[
-            int, typer.Option("--bootstrap", min=0, help="Block-bootstrap resamples for ratings.")
+            int,
+            typer.Option(
+                "--bootstrap",
+                min=0,
+                max=MAX_BOOTSTRAP,
+                help=f"Block-bootstrap resamples for ratings (0..{MAX_BOOTSTRAP:,}).",
+            ),
         ] = 200,
+        leave_out: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--leave-out",
+                help="A bot to leave out of the ratings plot, e.g. a reference bot such as "
+                "random (repeatable or comma-separated; the tables keep it). Without it, a bot "
+                "far from the others is marked at the plot's edge.",
+            ),
+        ] = None,
     ) -> None:
         """Write report.md, report.html, plots/ and tables/ into DIR and print a summary."""
         from cgsim.play.paths import require_output_dir
@@ -32,7 +51,8 @@ def register(app: typer.Typer) -> None:
 
         results = require_results_dir(directory)
         require_output_dir(results, "results directory")
-        built = build_report(results, n_bootstrap=bootstrap)
+        names = [n.strip() for value in leave_out or [] for n in value.split(",") if n.strip()]
+        built = build_report(results, n_bootstrap=bootstrap, leave_out=names)
         paths = save_report(built, results)
         if open_html_path:
             typer.echo(str(paths.html.resolve()))

@@ -48,6 +48,12 @@ FreshOpt = Annotated[
     bool, typer.Option("--fresh", help="Discard earlier results of this run instead of resuming")
 ]
 NoReportOpt = Annotated[bool, typer.Option("--no-report", help="Skip the report at the end")]
+IsolateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--isolate", help="Each bot in its own process, seeing only its seat (untrusted bots)"
+    ),
+]
 
 
 def write_report_if_available(results_dir: Path) -> None:
@@ -100,6 +106,7 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
         fail_fast: FailFastOpt = False,
         fresh: FreshOpt = False,
         no_report: NoReportOpt = False,
+        isolate: IsolateOpt = False,
     ) -> None:
         overrides = {
             "games": games,
@@ -107,6 +114,7 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
             "seed": seed,
             "out": out,
             "records": records,
+            "isolate": isolate or None,
         }
         play(command, config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
 

@@ -162,12 +162,21 @@ def register(app: typer.Typer) -> None:
         ] = None,
         seed: Annotated[int | None, typer.Option(help="Run seed (overrides).")] = None,
         out: Annotated[Path | None, typer.Option(help="Parent of the results folder.")] = None,
+        games: Annotated[
+            int | None,
+            typer.Option(
+                help="Games per candidate in the first round, doubled every round "
+                "(overrides [tune] games)."
+            ),
+        ] = None,
     ) -> None:
         """Search the free rule settings for the values closest to the targets, or a bot's
         free parameters for its best win rate (solo: mean score), confirmed on fresh deals."""
-        from cgsim.play.config import load_config
+        from cgsim.play.config import load_config, with_overrides
 
         loaded = load_config(config, {"seed": seed, "workers": workers, "out": out})
+        if games is not None and loaded.tune:
+            loaded = with_overrides(loaded, {"tune": {**loaded.tune, "games": games}})
         if loaded.tune_bot:
             if loaded.tune:
                 raise CgsimError(

@@ -259,6 +259,39 @@ class Setup:
 
 
 @dataclass(frozen=True, slots=True)
+class Term:
+    """A word or symbol of the game's own, and what it means to a newcomer (the legends of
+    renderings and reports are built from these)."""
+
+    word: str
+    meaning: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreUnit:
+    """What a score counts, so every table, plot and summary can name its unit.
+
+    ``lead`` is the unit a designer speaks in when it is coarser than the score (Kitchen
+    Garden's plants, worth 100 score points each); differences are also shown in it.
+    """
+
+    name: str = "points"
+    text: str = ""
+    """How the score is made, in a few words."""
+    lead: str = "points"
+    per_lead: float = 1.0
+    """Score points per ``lead`` unit."""
+
+    def label(self) -> str:
+        """``points`` or ``points (100 per plant, +1 per full bed)``: an axis or column label."""
+        return f"{self.name} ({self.text})" if self.text else self.name
+
+    def in_lead(self, score: float) -> float:
+        """A score (or a score difference) in the lead unit."""
+        return score / self.per_lead
+
+
+@dataclass(frozen=True, slots=True)
 class Benchmark:
     """A reference score from the rulebook (e.g. a solo game's "very good")."""
 
@@ -300,6 +333,13 @@ class GameInfo:
     bench_seats: tuple[str, ...] = ()
     """The bots of the parallel-throughput bench (cheap ones: a bench measures the
     machinery, not the search); empty for random players."""
+    score_unit: ScoreUnit = ScoreUnit()
+    notation: tuple[Term, ...] = ()
+    """The symbols and words its renderings and tables use (board ids, tile kinds, track
+    marks...), explained: the legend printed beside every rendering and in every report."""
+    ends: tuple[Term, ...] = ()
+    """What each of its end statuses (``normal``, ``stalled``, ``aborted``) means in this
+    game; the machinery adds ``error`` (a bot failed)."""
 
     def setup(self, name: str) -> Setup:
         """The declared setup of that name."""
@@ -429,6 +469,12 @@ class Game(Protocol[StateT, RulesT, ObsT]):
         """A readable terminal picture of a state (plain text, no colour codes)."""
         ...
 
+    def describe_turns(self, record: Mapping[str, Any]) -> Mapping[int, Sequence[str]]:
+        """Every recorded turn's events in words, one line each, by turn number: what was
+        played, shown under each rendered state by ``play --show`` and ``replay``. The
+        record has been validated (``validate_record``) first."""
+        ...
+
     def validate_record(self, record: Any) -> None:
         """Check a record read from a file before anything uses it: its shape (types,
         ranges, lengths, by the game's declared record schema) and its rules (by the
@@ -446,6 +492,13 @@ class Game(Protocol[StateT, RulesT, ObsT]):
         does, or that the engine cannot replay at all (never another exception).
         """
         ...
+
+
+def raw_event(event: Mapping[str, Any]) -> str:
+    """A recorded event as its type and fields (``gardener: space=3, value=2``): how a
+    game's ``describe_turns`` shows an event it has no sentence for."""
+    fields = ", ".join(f"{key}={value}" for key, value in event.items() if key != "e")
+    return f"{event.get('e')}: {fields}"
 
 
 AnyGame: TypeAlias = Game[Any, Any, Any]

@@ -9,9 +9,10 @@ action. Each bot sees only ``game.observation`` of its seat.
 Callers add what they need through hooks, each ``None`` (and then free) by default:
 ``decide`` asks a bot in its own way (a referee's time limit, :class:`DecisionTimer`),
 ``before_decision`` looks at the state before a bot is asked, ``after_action`` sees
-every applied action (a recorder's ``step``), ``max_actions`` caps a game that never
-ends. A bot that raises or chooses an illegal action stops the loop with
-:class:`BotFault` naming its seat; an exception of the engine propagates as it is.
+every applied action (a recorder's ``step``), ``bot_call`` is told which seat's bot
+code runs (so a watchdog in another process can stop and blame it), ``max_actions``
+caps a game that never ends. A bot that raises or chooses an illegal action stops the
+loop with :class:`BotFault` naming its seat; an exception of the engine propagates as it is.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ BeforeDecision = Callable[[Any, int], None]
 """``before_decision(state, seat)``: called before ``seat``'s bot is asked."""
 AfterAction = Callable[[Any, Action, Any], None]
 """``after_action(before, action, after)``: called once per applied action, forced or not."""
+BotCall = Callable[[int | None], None]
+"""``bot_call(seat)`` before any call into that seat's bot (``new_game``, ``choose``,
+``observe``), ``bot_call(None)`` once it has returned; it may raise :class:`BotFault`."""
 
 
 class BotFault(Exception):
@@ -52,7 +56,8 @@ class BotFault(Exception):
 
 def describe(error: BaseException) -> str:
     """An exception as one bounded line: its type and message."""
-    text = f"{type(error).__name__}: {error}"
+    message = str(error)
+    text = f"{type(error).__name__}: {message}" if message else type(error).__name__
     return text if len(text) <= REASON_LIMIT else text[: REASON_LIMIT - 3] + "..."
 
 
@@ -102,6 +107,7 @@ def play(
     decide: Decide | None = None,
     before_decision: BeforeDecision | None = None,
     after_action: AfterAction | None = None,
+    bot_call: BotCall | None = None,
     max_actions: int | None = None,
 ) -> Any:
     """Play ``state`` to its end with ``bots`` in seat order and return the final state.
@@ -112,10 +118,16 @@ def play(
     """
     for seat, bot in enumerate(bots):
         view = game.observation(state, seat)
+        if bot_call is not None:
+            bot_call(seat)
         try:
             bot.new_game(game, seat, view)
+        except BotFault:
+            raise
         except (Exception, SystemExit) as error:
             raise BotFault(seat, describe(error), bot_name(bot)) from error
+        if bot_call is not None:
+            bot_call(None)
     watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
     actions = 0
     while not game.is_terminal(state):
@@ -130,6 +142,8 @@ def play(
                 before_decision(state, seat)
             bot = bots[seat]
             view = game.observation(state, seat)
+            if bot_call is not None:
+                bot_call(seat)
             try:
                 if decide is None:
                     action = bot.choose(view, legal, rngs[seat])
@@ -139,18 +153,26 @@ def play(
                 raise
             except (Exception, SystemExit) as error:
                 raise BotFault(seat, describe(error), bot_name(bot)) from error
-            if action not in legal:
+            if action not in legal:  # may run the bot's code (its action's __eq__)
                 reason = f"illegal action {action!r} (not among the legal actions)"
                 raise BotFault(seat, reason, bot_name(bot))
+            if bot_call is not None:
+                bot_call(None)
         after = game.apply(state, action)
         if after_action is not None:
             after_action(state, action, after)
         for watcher_seat, watcher in watchers:
             view = game.observation(after, watcher_seat)
+            if bot_call is not None:
+                bot_call(watcher_seat)
             try:
                 watcher.observe(view, seat, action)
+            except BotFault:
+                raise
             except (Exception, SystemExit) as error:
                 raise BotFault(watcher_seat, describe(error), bot_name(watcher)) from error
+            if bot_call is not None:
+                bot_call(None)
         state = after
         actions += 1
         if max_actions is not None and actions >= max_actions and not game.is_terminal(state):

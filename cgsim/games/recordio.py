@@ -61,14 +61,18 @@ def read_record(path: Path, index: int = 0, limits: Limits = LIMITS) -> dict[str
     """Record number ``index`` (from 0) of a file.
 
     The whole file is read, so a file cut short or corrupt after the record is refused
-    too; only the wanted record is parsed.
+    too; only the wanted record is parsed. Messages count records from 1, as every
+    other message about a record file does.
     """
     found: dict[str, Any] | None = None
+    count = 0
     for number, (source, text) in enumerate(_texts(Path(path), limits)):
+        count += 1
         if number == index:
             found = parse(text, source, limits)
     if found is None:
-        raise RecordError(f"{path}: has no record number {index}")
+        held = f"{count} record{'s' if count != 1 else ''}"
+        raise RecordError(f"{path}: has no record {index + 1}; it holds {held} (1 to {count})")
     return found
 
 

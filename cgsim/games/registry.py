@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from cgsim.errors import ConfigError
 from cgsim.games.contract import AnyGame
+
+if TYPE_CHECKING:  # numpy is imported only by a caller that wants arrays
+    from cgsim.games.encoding import Encoder
 
 DEFAULT_GAME = "cottage-garden"
 
@@ -14,6 +18,11 @@ _GAMES: dict[str, str] = {
     "kitchen-garden": "cgsim.games.kitchen.game:GAME",
 }
 
+_ENCODERS: dict[str, str] = {
+    "cottage-garden": "cgsim.games.cottage.encoding:ENCODER",
+    "kitchen-garden": "cgsim.games.kitchen.encoding:ENCODER",
+}
+"""The games that offer fixed-size arrays for learning agents (``cgsim.games.encoding``)."""
 
 _BUILTIN = tuple(_GAMES)
 
@@ -48,3 +57,22 @@ def register_game(name: str, target: str) -> None:
     if ":" not in target:
         raise ConfigError(f"game target {target!r} must be 'module:attribute'")
     _GAMES[name] = target
+
+
+def get_encoder(name: str) -> Encoder:
+    """The array encoder of a game (for learning agents); a clear error if it has none."""
+    try:
+        target = _ENCODERS[name]
+    except KeyError:
+        known = ", ".join(_ENCODERS)
+        raise ConfigError(
+            f"game {name!r} offers no array encoding; games that do: {known}"
+        ) from None
+    module_name, attribute = target.split(":")
+    encoder: Encoder = getattr(importlib.import_module(module_name), attribute)
+    return encoder
+
+
+def encoded_games() -> tuple[str, ...]:
+    """Public ids of the games that offer an array encoding."""
+    return tuple(_ENCODERS)

@@ -105,7 +105,8 @@ class RunConfig(BaseModel):
         allow_inf_nan=False,
         description="seconds per decision, 0 = none",
     )
-    chunk_size: int = Field(default=1000, ge=1, le=MAX_GAMES, description="games per chunk file")
+    isolate: bool = Field(default=False, description="each bot in its own process")
+    chunk_size: int = Field(default=500, ge=1, le=MAX_GAMES, description="games per chunk file")
     sweep: dict[str, list[Any]] = Field(
         default_factory=dict, description="grid for 'cgsim sweep': rule setting or components"
     )
@@ -215,16 +216,17 @@ def _describe(error: ErrorDetails, model: type[BaseModel]) -> str:
 def config_error(
     error: ValidationError, source: str, model: type[BaseModel] | None = None
 ) -> ConfigError:
-    """One ``ConfigError`` with one line per problem of a pydantic validation error;
-    a bound of a field of ``model`` (default :class:`RunConfig`) names the allowed range."""
+    """One ``ConfigError`` naming every problem of a pydantic validation error, numbered on
+    one line (an error is one line, whatever reads it); a bound of a field of ``model``
+    (default :class:`RunConfig`) names the allowed range."""
     problems = error.errors()
     lines = [_describe(item, model or RunConfig) for item in problems[:MAX_PROBLEMS]]
     if len(problems) == 1:
         return ConfigError(f"{source}: {lines[0]}")
+    text = "; ".join(f"({number}) {line}" for number, line in enumerate(lines, 1))
     if len(problems) > MAX_PROBLEMS:
-        lines.append(f"... and {len(problems) - MAX_PROBLEMS} more")
-    text = "\n".join(f"  {line}" for line in lines)
-    return ConfigError(f"{source}: {len(problems)} problems:\n{text}")
+        text += f"; and {len(problems) - MAX_PROBLEMS} more"
+    return ConfigError(f"{source}: {len(problems)} problems: {text}")
 
 
 def validate_config(data: Mapping[str, Any], source: str = "config") -> RunConfig:

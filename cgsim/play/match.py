@@ -5,8 +5,11 @@ needs on top: the referee (the per-decision time limit), the record, the result 
 and fault containment. A bot that cannot be created, raises, returns an action outside
 the legal list, or exceeds the time limit ends the game with end ``error`` naming the
 seat and the reason, and an exception of the engine itself is recorded as
-``engine: ...`` rather than blamed on a bot. Either way the caller gets rows and the
-run goes on.
+``engine: ...`` rather than blamed on a bot. A :class:`~cgsim.play.watch.BotWatch`
+knows which seat's code runs, so even a ``KeyboardInterrupt`` or another
+``BaseException`` raised by a bot (where SIGINT is ignored, as in a worker: there it
+cannot be the user's) is that seat's error. Either way the caller gets rows and the run
+goes on.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from cgsim.games.contract import Action, AnyGame, GameResult, GameSummary, Row
 from cgsim.games.loop import BotFault, bot_name, describe, win_shares
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.seeds import seat_seed
+from cgsim.play.watch import BotWatch
 
 ERROR_END = "error"
 MAX_ACTIONS = 500_000
@@ -118,13 +122,18 @@ def _play(
     referee: _Referee | None,
     seat_seeds: Sequence[int],
     max_actions: int | None,
+    watch: BotWatch,
 ) -> tuple[GameResult, dict[str, Any]]:
     bots: list[Bot] = []
     for seat, spec in enumerate(specs):
+        watch(seat)
         try:
             bots.append(spec.create())
+        except BotFault:
+            raise
         except (Exception, SystemExit) as error:
             raise BotFault(seat, f"cannot be created: {describe(error)}", spec.name) from error
+        watch(None)
     rngs = [random.Random(s) for s in seat_seeds]
     state = game.new_game(rules, seed)
     seat_data = [{"bot": spec.name, "params": spec.params_dict()} for spec in specs]
@@ -136,6 +145,7 @@ def _play(
         rngs,
         decide=referee,
         after_action=recorder.step,
+        bot_call=watch,
         max_actions=MAX_ACTIONS if max_actions is None else min(max_actions, MAX_ACTIONS),
     )
     return game.result(final), recorder.finish(final)
@@ -278,6 +288,7 @@ def play_game(
     block: int | None = None,
     bot_seed: int | None = None,
     max_actions: int | None = None,
+    watch: BotWatch | None = None,
 ) -> GameOutcome:
     """Play one game with ``bots`` in seat order and return its rows.
 
@@ -286,7 +297,8 @@ def play_game(
     (with ``game_id`` and ``block`` added). ``time_limit`` is seconds per decision, 0
     for none; in the main thread an alarm also interrupts a bot that never returns.
     ``max_actions`` ends a game that has not finished after that many actions as an
-    engine error (never more than :data:`MAX_ACTIONS`). Never raises for a bot's or the
+    engine error (never more than :data:`MAX_ACTIONS`). ``watch`` is told which seat's
+    bot runs (a worker's shares it with the parent). Never raises for a bot's or the
     engine's fault: see ``GameOutcome.error``.
     """
     block = game_id if block is None else block
@@ -296,9 +308,13 @@ def play_game(
     referee = _Referee(time_limit) if time_limit > 0 else None
     alarm = referee is not None and referee.alarm
     previous = signal.signal(signal.SIGALRM, _on_alarm) if alarm else None
+    watch = watch if watch is not None else BotWatch()
+    watch.game(game_id)
     start = time.perf_counter()
     try:
-        result, record_data = _play(game, rules, seed, bots, referee, seat_seeds, max_actions)
+        result, record_data = _play(
+            game, rules, seed, bots, referee, seat_seeds, max_actions, watch
+        )
         summary = game.summarize(record_data)
         outcome = _finished_outcome(
             game, game_id, block, seed, labels, result, summary, time.perf_counter() - start
@@ -307,11 +323,17 @@ def play_game(
         reason, seat = fault.reason, fault.seat
     except Exception as error:
         reason, seat = f"engine: {describe(error)}", None
+    except BaseException as error:
+        seat = watch.seat
+        if seat is None or not _raised_by_bot(error):
+            raise
+        reason = describe(error)
     else:
         if record:
             outcome.record = {**record_data, "game_id": game_id, "block": block}
         return outcome
     finally:
+        watch.game(None)
         if previous is not None:
             signal.signal(signal.SIGALRM, previous)
     return error_outcome(
@@ -324,6 +346,14 @@ def play_game(
         seat=seat,
         wall_time=time.perf_counter() - start,
     )
+
+
+def _raised_by_bot(error: BaseException) -> bool:
+    """Whether a ``BaseException`` raised while a bot ran is the bot's own: any but a
+    ``KeyboardInterrupt`` where SIGINT can reach us (that one is the user's Ctrl-C)."""
+    if not isinstance(error, KeyboardInterrupt):
+        return True
+    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN
 
 
 def play_spec(

@@ -8,12 +8,27 @@ game that kills its worker twice is recorded as an error. Batches are cut on dem
 sized from measured game times (about a quarter of a second each), so the per-game
 overhead stays tiny and the last batches still spread over all workers. Workers return
 flat rows, column by column, never game states.
+
+A hostile or broken bot cannot stop a run either:
+
+- each worker shares a :class:`~cgsim.play.watch.BotWatch` with the parent, which so
+  knows the game and seat running when a worker dies (a bot's ``os._exit`` is its
+  seat's error) and, with a time limit, stops a bot that defeats the alarm: past the
+  limit plus a grace the parent kills the worker and records that seat's error;
+- a worker checks a :class:`~cgsim.play.seal.Seal` on the rules, the game and the
+  engine's code after each batch; when a bot changed them the batch is thrown away,
+  the worker replaced, and its games played again one by one as *suspects*, checked
+  after every bot call, so the game is that seat's error and no result is corrupted;
+- workers die with the parent (:mod:`cgsim.play.lifeline`), even when it is killed;
+- in isolation mode (``WorkerContext.isolate``) the bots live in processes of their
+  own (:mod:`cgsim.play.isolation`) and the worker runs no bot code at all.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+import os
 import pickle
 import signal
 import time
@@ -27,11 +42,16 @@ import polars as pl
 from multiprocess.connection import wait
 
 from cgsim.games.contract import AnyGame, Row
+from cgsim.games.loop import BotFault
 from cgsim.games.recordio import dumps
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import BotSpec
-from cgsim.play.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_spec
+from cgsim.play.isolation import BotProcesses
+from cgsim.play.lifeline import exit_with_parent
+from cgsim.play.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_game
+from cgsim.play.seal import SEALED_DATA, SEALED_PACKAGES, Seal
 from cgsim.play.storage import Columns
+from cgsim.play.watch import CELLS, BotWatch, Running, grace_deadline, read
 
 MAX_ATTEMPTS = 2
 """Times a single game may kill its worker before it is recorded as an error."""
@@ -58,6 +78,8 @@ class WorkerContext:
     bots: tuple[BotSpec, ...]
     record: bool
     time_limit: float
+    isolate: bool = False
+    """Each bot in a process of its own (:mod:`cgsim.play.isolation`)."""
 
 
 @dataclass(slots=True)
@@ -69,6 +91,8 @@ class Batch:
     tables: dict[str, Columns] = field(default_factory=dict)
     records: list[tuple[int, str]] = field(default_factory=list)
     seconds: float = 0.0
+    tampered: str | None = None
+    """What a bot changed in the worker (see :class:`Seal`): the worker is spoiled."""
 
     @classmethod
     def of(cls, outcomes: Sequence[GameOutcome], seconds: float = 0.0) -> Batch:
@@ -118,34 +142,122 @@ class Batch:
         return [self.games.row(i) for i, end in enumerate(ends) if end == ERROR_END]
 
 
-def play_batch(game: AnyGame, context: WorkerContext, specs: Sequence[GameSpec]) -> Batch:
-    """Play some games one after the other (what a worker does with a task)."""
-    start = time.perf_counter()
-    outcomes = [
-        play_spec(game, context.rules, spec, context.bots, context.record, context.time_limit)
-        for spec in specs
-    ]
-    return Batch.of(outcomes, time.perf_counter() - start)
+@dataclass
+class Player:
+    """What a worker plays its games with: the game, the watch, maybe bot processes."""
+
+    game: AnyGame
+    context: WorkerContext
+    watch: BotWatch = field(default_factory=BotWatch)
+    processes: BotProcesses | None = None
+    seal: Seal | None = None
+
+    @classmethod
+    def of(cls, context: WorkerContext, watch: BotWatch | None = None) -> Player:
+        """The player of a worker; seals the rules, the game and the engine's code now,
+        before any bot ran (isolated bots cannot reach them: no seal)."""
+        game = get_game(context.game)
+        player = cls(game, context, watch if watch is not None else BotWatch())
+        if context.isolate:
+            player.processes = BotProcesses(game, context.rules, context.bots, context.time_limit)
+        else:
+            roots = {"game": game, "rules": context.rules}
+            modules = (*SEALED_PACKAGES, type(game).__module__)
+            player.seal = Seal.of(roots, modules, SEALED_DATA)
+        return player
+
+    def play(self, spec: GameSpec, suspect: bool = False) -> GameOutcome:
+        """Play one game; a suspect game is checked against the seal after each bot call."""
+        context = self.context
+        if self.processes is not None:
+            bots = self.processes.specs(spec.seats)
+            time_limit, watch = 0.0, None  # the bot processes keep the time
+        else:
+            bots = [context.bots[index] for index in spec.seats]
+            time_limit, watch = context.time_limit, self.watch
+        if suspect:
+            self.watch.check = self._check
+        try:
+            outcome = play_game(
+                self.game,
+                context.rules,
+                spec.seed,
+                bots,
+                context.record,
+                time_limit,
+                game_id=spec.game_id,
+                block=spec.block,
+                bot_seed=spec.bot_seed,
+                watch=watch,
+            )
+        finally:
+            self.watch.check = None
+        if suspect and outcome.error is None and self.seal is not None:
+            changed = self.seal.broken()
+            if changed is not None:
+                outcome = self._spoiled(spec, f"a bot of this game changed {changed}")
+        return outcome
+
+    def _check(self, seat: int | None) -> None:
+        changed = self.seal.broken() if self.seal is not None else None
+        if changed is not None and seat is not None:
+            raise BotFault(seat, f"changed {changed} (tampering with the engine)")
+
+    def _spoiled(self, spec: GameSpec, reason: str) -> GameOutcome:
+        return error_outcome(
+            self.game,
+            game_id=spec.game_id,
+            block=spec.block,
+            seed=spec.seed,
+            labels=[self.context.bots[i].label for i in spec.seats],
+            reason=reason,
+            seat=None,
+        )
+
+    def batch(self, specs: Sequence[GameSpec], suspect: bool = False) -> Batch:
+        """Play some games one after the other (what a worker does with a task), then
+        check the seal: a spoiled batch of honest-looking games is thrown away."""
+        start = time.perf_counter()
+        outcomes = [self.play(spec, suspect) for spec in specs]
+        batch = Batch.of(outcomes, time.perf_counter() - start)
+        if self.seal is not None:
+            batch.tampered = self.seal.broken()
+            if batch.tampered is not None and not suspect:
+                batch = Batch(tampered=batch.tampered)
+        return batch
+
+    def close(self) -> None:
+        if self.processes is not None:
+            self.processes.close()
 
 
-def _worker_main(conn: Any, context: WorkerContext) -> None:
-    """A worker's life: play each batch received, until an empty message or a closed pipe."""
+def _worker_main(conn: Any, context: WorkerContext, cells: Any, parent: int) -> None:
+    """A worker's life: play each batch received, until an empty message, a closed pipe,
+    the parent's end, or a bot's tampering (the worker is spoiled: it ends)."""
+    exit_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    game = get_game(context.game)
+    player = Player.of(context, BotWatch(cells))
     try:
         while message := conn.recv_bytes():
-            batch = play_batch(game, context, pickle.loads(message))
+            specs, suspect = pickle.loads(message)
+            batch = player.batch(specs, suspect)
             conn.send_bytes(pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL))
+            if batch.tampered is not None:
+                break
     except (EOFError, OSError):
         pass
+    finally:
+        player.close()
 
 
 @dataclass(slots=True)
 class Task:
-    """A batch of games for one worker; ``attempts`` counts workers it has killed."""
+    """A batch of games for one worker; ``attempts`` counts workers it has killed; a
+    ``suspect`` game (one of a batch a bot tampered in) is checked after each bot call."""
 
     specs: tuple[GameSpec, ...]
     attempts: int = 0
+    suspect: bool = False
 
 
 class TaskSource:
@@ -210,12 +322,18 @@ def _reap(process: Any) -> None:
 class _Worker:
     process: Any
     conn: Any
+    cells: Any
+    """The worker's :class:`BotWatch` cells, in shared memory."""
     tasks: deque[Task] = field(default_factory=deque)
     """Sent and not yet answered, oldest (the one being played) first."""
 
+    def running(self) -> Running:
+        return read(self.cells)
+
 
 class WorkerPool:
-    """Worker processes, each with its batch and the next one queued, replaced when they die.
+    """Worker processes, each with its batch and the next one queued, replaced when they
+    die, hang in a bot, or are spoiled by one.
 
     The queued batch keeps a worker busy while the parent stores the previous one.
     """
@@ -226,6 +344,9 @@ class WorkerPool:
         self.game = get_game(context.game)
         self.mp = multiprocess.get_context(_start_method())
         self.workers: list[_Worker] = []
+        watched = context.time_limit > 0 and not context.isolate
+        self.deadline = grace_deadline(context.time_limit) if watched else None
+        """Seconds a bot call may run before the parent stops it (None: never)."""
 
     def __enter__(self) -> WorkerPool:
         self.workers = [self._start() for _ in range(self.size)]
@@ -236,10 +357,13 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         parent, child = self.mp.Pipe(duplex=True)
-        process = self.mp.Process(target=_worker_main, args=(child, self.context), daemon=True)
+        cells = self.mp.RawArray("d", CELLS)
+        BotWatch(cells)  # nobody running
+        args = (child, self.context, cells, os.getpid())
+        process = self.mp.Process(target=_worker_main, args=args, daemon=True)
         process.start()
         child.close()
-        return _Worker(process, parent)
+        return _Worker(process, parent, cells)
 
     def close(self) -> None:
         """Stop idle workers politely and busy ones at once (their batches are abandoned)."""
@@ -259,34 +383,97 @@ class WorkerPool:
         _reap(worker.process)
         self.workers[self.workers.index(worker)] = self._start()
 
-    def _lost(self, worker: _Worker, source: TaskSource) -> Batch | None:
-        """A worker died: retry its batch game by game (and its queued batch as it was);
-        a game that killed ``MAX_ATTEMPTS`` workers is recorded as an error."""
-        self._replace(worker)
-        if not worker.tasks:
-            return None
-        task, queued = worker.tasks[0], list(worker.tasks)[1:]
-        if len(task.specs) > 1:
-            source.retry_first([*(Task((spec,)) for spec in task.specs), *queued])
-            return None
-        if task.attempts + 1 < MAX_ATTEMPTS:
-            source.retry_first([Task(task.specs, task.attempts + 1), *queued])
-            return None
-        source.retry_first(queued)
-        spec = task.specs[0]
+    def _error(self, spec: GameSpec, reason: str, seat: int | None) -> Batch:
         outcome = error_outcome(
             self.game,
             game_id=spec.game_id,
             block=spec.block,
             seed=spec.seed,
             labels=[self.context.bots[i].label for i in spec.seats],
-            reason=(
-                f"the worker process died {MAX_ATTEMPTS} times playing this game "
-                f"(exit code {worker.process.exitcode})"
-            ),
-            seat=None,
+            reason=reason,
+            seat=seat,
         )
         return Batch.of([outcome])
+
+    def _lost(self, worker: _Worker, source: TaskSource) -> Batch | None:
+        """A worker died: retry its batch game by game (and its queued batch as it was);
+        a game that killed ``MAX_ATTEMPTS`` workers is recorded as an error, blamed on
+        the seat whose bot was running when it died."""
+        running = worker.running()
+        self._replace(worker)
+        if not worker.tasks:
+            return None
+        task, queued = worker.tasks[0], list(worker.tasks)[1:]
+        if len(task.specs) > 1:
+            singles = [Task((spec,), suspect=task.suspect) for spec in task.specs]
+            source.retry_first([*singles, *queued])
+            return None
+        if task.attempts + 1 < MAX_ATTEMPTS:
+            source.retry_first([Task(task.specs, task.attempts + 1, task.suspect), *queued])
+            return None
+        source.retry_first(queued)
+        spec = task.specs[0]
+        code = worker.process.exitcode
+        if running.game_id == spec.game_id and running.seat is not None:
+            where = "while this seat's bot was running"
+            seat = running.seat
+        else:
+            where, seat = "playing this game", None
+        reason = f"the worker process died {MAX_ATTEMPTS} times {where} (exit code {code})"
+        return self._error(spec, reason, seat)
+
+    def _spoiled(self, worker: _Worker, source: TaskSource, batch: Batch) -> Batch | None:
+        """A bot tampered with the worker: replace it; a suspect game's rows stand (they
+        name the culprit), the games of any other batch are played again as suspects."""
+        task = worker.tasks.popleft()
+        queued = list(worker.tasks)
+        worker.tasks.clear()
+        self._replace(worker)
+        if task.suspect:
+            source.retry_first(queued)
+            return batch
+        suspects = [Task((spec,), suspect=True) for spec in task.specs]
+        source.retry_first([*suspects, *queued])
+        return None
+
+    def _overdue(self, worker: _Worker, source: TaskSource) -> Batch | None:
+        """A bot has run past the deadline (it defeated the alarm): kill the worker,
+        record that game as the seat's error and play the worker's other games again."""
+        running = worker.running()
+        if self.deadline is None or running.seat is None or running.seconds <= self.deadline:
+            return None
+        worker.process.kill()
+        tasks = list(worker.tasks)
+        worker.tasks.clear()
+        self._replace(worker)
+        culprit = next(
+            (spec for task in tasks for spec in task.specs if spec.game_id == running.game_id),
+            None,
+        )
+        retries = [
+            Task(others, task.attempts, task.suspect)
+            for task in tasks
+            if (others := tuple(spec for spec in task.specs if spec is not culprit))
+        ]
+        source.retry_first(retries)
+        if culprit is None:
+            return None
+        reason = (
+            f"did not return within {self.deadline:g} s (the time limit of "
+            f"{self.context.time_limit:g} s and a grace); its worker was stopped"
+        )
+        return self._error(culprit, reason, running.seat)
+
+    def _timeout(self, busy: Sequence[_Worker]) -> float | None:
+        """How long to wait before a running bot call could pass the deadline."""
+        if self.deadline is None:
+            return None
+        soonest = self.deadline
+        for worker in busy:
+            running = worker.running()
+            if running.seat is not None:
+                soonest = min(soonest, self.deadline - running.seconds)
+        return max(0.01, soonest)
 
     def _dispatch(self, source: TaskSource) -> None:
         for worker in self.workers:
@@ -297,7 +484,7 @@ class WorkerPool:
                 worker.tasks.append(task)
                 # A dead worker cannot take it: its sentinel reports the death.
                 with contextlib.suppress(OSError):
-                    worker.conn.send_bytes(pickle.dumps(task.specs))
+                    worker.conn.send_bytes(pickle.dumps((task.specs, task.suspect)))
 
     def results(self, source: TaskSource) -> Iterator[Batch]:
         """Play every task of ``source``, yielding batches in completion order."""
@@ -308,7 +495,7 @@ class WorkerPool:
                 return
             by_conn = {worker.conn: worker for worker in busy}
             by_sentinel = {worker.process.sentinel: worker for worker in self.workers}
-            ready = wait([*by_conn, *by_sentinel])
+            ready = wait([*by_conn, *by_sentinel], self._timeout(busy))
             dead: list[_Worker] = []
             for handle in ready:
                 if handle not in by_conn:
@@ -319,8 +506,13 @@ class WorkerPool:
                 except (EOFError, OSError):
                     dead.append(worker)
                     continue
-                worker.tasks.popleft()
                 batch: Batch = pickle.loads(data)
+                if batch.tampered is not None:
+                    kept = self._spoiled(worker, source, batch)
+                    if kept is not None:
+                        yield kept
+                    continue
+                worker.tasks.popleft()
                 source.measured(batch)
                 yield batch
             for handle in ready:
@@ -332,3 +524,31 @@ class WorkerPool:
                     lost = self._lost(worker, source)
                     if lost is not None:
                         yield lost
+            for worker in busy:
+                if worker in self.workers:
+                    stopped = self._overdue(worker, source)
+                    if stopped is not None:
+                        yield stopped
+
+
+class _OneGame:
+    """The schedule of a single game."""
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.game = spec
+
+    def __len__(self) -> int:
+        return 1
+
+    def spec(self, game_id: int) -> GameSpec:
+        return self.game
+
+
+def play_in_worker(context: WorkerContext, spec: GameSpec) -> Batch:
+    """Play one game in a worker process, so that nothing a bot does (``os._exit``, an
+    endless loop past the time limit, tampering) can take the caller down with it."""
+    played = Batch()
+    with WorkerPool(1, context) as pool:
+        for batch in pool.results(TaskSource(_OneGame(spec), [range(1)], 1)):
+            played.extend(batch)
+    return played

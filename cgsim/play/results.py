@@ -202,11 +202,18 @@ class Results:
             ) from None
 
     def damaged_chunk(self) -> tuple[Path, str] | None:
-        """The first chunk that a full read fails on, and why (slow: for error paths)."""
+        """The first chunk that a full read, or a filtered one, fails on, and why (slow:
+        for error paths). A filter takes another decoding path, which reads the page
+        headers on its own: a chunk can pass a full read and fail under a filter."""
         for files in self.chunks.values():
             for path in files.values():
                 try:
-                    pl.read_parquet(path, hive_partitioning=False, glob=False)
+                    first = pl.read_parquet(path, hive_partitioning=False, glob=False).columns[:1]
+                    if not first:
+                        continue
+                    kept = pl.any_horizontal(pl.col(first).is_null() | pl.col(first).is_not_null())
+                    scan = pl.scan_parquet(path, hive_partitioning=False, glob=False)
+                    scan.filter(kept).collect()
                 except READ_ERRORS as error:
                     return path, _first_line(error)
         return None

@@ -46,9 +46,10 @@ PARTIAL_DIR = "partial"
 """Finished games of chunks a stopped run left incomplete, kept for the next run."""
 
 SORT_KEYS: dict[str, list[str]] = {"games": ["game_id"], "seats": ["game_id", "seat"]}
-RUN_IDENTITY_IGNORES = ("workers", "out")
+RUN_IDENTITY_IGNORES = ("workers", "out", "isolate", "tune", "tune_bot", "sweep")
 """Config fields that may change between a run and its resumption: results do not depend
-on them, and the folder being resumed is the run's wherever ``out`` named it from
+on them (isolated bots play the same games; the study tables only say which runs a study
+makes), and the folder being resumed is the run's wherever ``out`` named it from
 (relative or absolute, from any working directory)."""
 RUN_IDENTITY_PATHS = ("components",)
 """Config fields that are paths: the same file named two ways is the same run."""
@@ -243,8 +244,15 @@ class ResultsStore:
             frame.write_parquet(staging / f"{table}.parquet", compression="zstd")
         lines = "".join(f"{game_id}\t{line}\n" for game_id, line in records)
         (staging / "records.jsonl").write_text(lines, encoding="utf-8")
-        shutil.rmtree(final, ignore_errors=True)
+        # The runner rewrites partial chunks while it plays: the old copy is renamed
+        # away whole, never deleted file by file in place, so a kill leaves the old or
+        # the new copy (or, between the two renames, none), never a damaged one.
+        old = final.with_name(f".{final.name}.{os.getpid()}.old.tmp")
+        shutil.rmtree(old, ignore_errors=True)
+        if final.exists():
+            os.replace(final, old)
         os.replace(staging, final)
+        shutil.rmtree(old, ignore_errors=True)
 
     def read_partials(
         self, expected: Mapping[str, Mapping[str, pl.DataType]], chunk_size: int, total: int

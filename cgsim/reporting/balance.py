@@ -372,7 +372,7 @@ def balance_sections(schema: Schema) -> list[BalanceSection]:
     sections = [
         BalanceSection(
             "Balance flags",
-            "Every measure that looks unbalanced, with the reason; empty when nothing does.",
+            "Every measure that looks unbalanced, with the reason; none when nothing does.",
             ("balance_flags",),
         ),
         BalanceSection(

@@ -21,15 +21,23 @@ from typing import Any
 import polars as pl
 
 STYLE = """
-body { font-family: sans-serif; max-width: 70rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+body { font-family: sans-serif; max-width: 80rem; margin: 2rem auto; padding: 0 1rem; color: #222;
+       line-height: 1.45; }
+.scroll { overflow-x: auto; max-width: 100%; }
 table { border-collapse: collapse; margin: 0.8rem 0; font-size: 0.9rem; }
-th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: right; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.6rem; text-align: left; vertical-align: top; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 th { background: #f0f0f0; }
-td:first-child, th:first-child { text-align: left; }
+tbody tr:nth-child(even) { background: #fafafa; }
 img { max-width: 100%; display: block; margin: 0.8rem 0; }
 .caption { color: #666; font-size: 0.8rem; }
 """
+"""Wide enough for the plots (1,200 pixels) in a window about 1,400 pixels wide; a table
+wider than the page scrolls inside its own box instead of running off the page."""
 
+
+EMPTY = "None (the table has no rows)."
+"""What a page shows for a table without rows (e.g. no balance flag raised)."""
 
 # ---------------------------------------------------------------- cells and tables
 
@@ -45,21 +53,46 @@ def format_value(value: Any, decimals: int = 3) -> str:
     return str(value)
 
 
-def _decimals(column: pl.Series) -> int:
-    """One precision per column: 1 decimal when its values reach 1000, else 3."""
-    if not column.dtype.is_float():
+def decimals_for(value: float) -> int:
+    """Decimals that show a number with about four significant digits: 3 below 10
+    (shares, means of small counts), 2 below 100 (scores), 1 from 100 on (Elo ratings,
+    Kitchen Garden scores)."""
+    size = abs(value)
+    return 1 if size >= 100 else 2 if size >= 10 else 3
+
+
+MIXED_SPAN = 100.0
+"""A float column whose non-zero values differ by more than this factor holds measures
+of different kinds (a margin of 371 points beside a tie rate of 0.025): each of its
+cells gets its own precision; any other column one precision, by its largest value."""
+
+
+def _column_decimals(column: pl.Series) -> int | None:
+    """One precision for a float column, or None when each cell needs its own."""
+    sizes = [abs(v) for v in column.to_list() if isinstance(v, float) and math.isfinite(v)]
+    nonzero = [size for size in sizes if size > 0]
+    if not nonzero:
         return 3
-    largest = column.abs().fill_nan(None).max()
-    return 1 if isinstance(largest, float) and largest >= 1000 else 3
+    if max(nonzero) > MIXED_SPAN * min(nonzero):
+        return None
+    return decimals_for(max(nonzero))
+
+
+def _numeric(column: pl.Series) -> bool:
+    return column.dtype.is_numeric()
 
 
 def table_cells(table: pl.DataFrame) -> list[list[str]]:
-    """Every row of ``table`` as formatted text, with one precision per column."""
-    decimals = [_decimals(table[c]) for c in table.columns]
-    return [
-        [format_value(v, d) for v, d in zip(row, decimals, strict=True)]
-        for row in table.iter_rows()
-    ]
+    """Every row of ``table`` as formatted text: floats with one precision per column
+    (:func:`decimals_for` of its largest value), or per cell in a mixed column."""
+    fixed = [_column_decimals(table[c]) if table[c].dtype.is_float() else 3 for c in table.columns]
+
+    def cell(value: Any, decimals: int | None) -> str:
+        if isinstance(value, float) and math.isfinite(value):
+            return format_value(value, decimals_for(value) if decimals is None else decimals)
+        return format_value(value)
+
+    return [[cell(v, d) for v, d in zip(row, fixed, strict=True)] for row in table.iter_rows()]
 
 
 def markdown_table(table: pl.DataFrame) -> str:
@@ -75,13 +108,20 @@ def markdown_table(table: pl.DataFrame) -> str:
 
 
 def html_table(table: pl.DataFrame) -> str:
-    """A DataFrame as an HTML table (every cell escaped)."""
+    """A DataFrame as an HTML table (every cell escaped; numbers right-aligned, text
+    left), in a box that scrolls sideways when the table is wider than the page."""
     head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
+    opens = ['<td class="num">' if _numeric(table[c]) else "<td>" for c in table.columns]
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(v)}</td>" for v in row) + "</tr>"
+        "<tr>"
+        + "".join(f"{td}{html.escape(v)}</td>" for td, v in zip(opens, row, strict=True))
+        + "</tr>"
         for row in table_cells(table)
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return (
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
 # ---------------------------------------------------------------- pages
@@ -132,7 +172,7 @@ def _markdown_tables(tables: Sequence[PageTable]) -> list[str]:
     for table in tables:
         if table.caption:
             out += [f"`{table.caption}`", ""]
-        out += [markdown_table(table.frame), ""]
+        out += [markdown_table(table.frame) if table.frame.height else f"*{EMPTY}*", ""]
         if table.note:
             out += [f"*{table.note}*", ""]
     return out
@@ -162,7 +202,7 @@ def _html_tables(tables: Sequence[PageTable]) -> list[str]:
     for table in tables:
         if table.caption:
             out.append(f'<p class="caption">{html.escape(table.caption)}</p>')
-        out.append(html_table(table.frame))
+        out.append(html_table(table.frame) if table.frame.height else f"<p><em>{EMPTY}</em></p>")
         if table.note:
             out.append(f'<p class="caption">{html.escape(table.note)}</p>')
     return out

@@ -17,6 +17,9 @@ from typing import Any
 
 import polars as pl
 
+from cgsim.errors import ConfigError
+from cgsim.games.contract import GameInfo, ScoreUnit
+from cgsim.games.narrate import ERROR_END
 from cgsim.play.results import (
     CORE_SCHEMAS,
     GAMES_SCHEMA,
@@ -83,20 +86,30 @@ class ReportPaths:
 
 
 def write_report(
-    results_dir: Path, *, n_bootstrap: int = 200, seed: int = 0, out_dir: Path | None = None
+    results_dir: Path,
+    *,
+    n_bootstrap: int = 200,
+    seed: int = 0,
+    out_dir: Path | None = None,
+    leave_out: Sequence[str] = (),
 ) -> ReportPaths:
     """Build the report of ``results_dir`` and write it (into ``out_dir``, default the
     results directory itself): report.md, report.html, plots/*.png, tables/*.csv."""
-    report = build_report(results_dir, n_bootstrap=n_bootstrap, seed=seed)
+    report = build_report(results_dir, n_bootstrap=n_bootstrap, seed=seed, leave_out=leave_out)
     return save_report(report, Path(results_dir) if out_dir is None else out_dir)
 
 
-def build_report(results_dir: Path, *, n_bootstrap: int = 200, seed: int = 0) -> Report:
+def build_report(
+    results_dir: Path, *, n_bootstrap: int = 200, seed: int = 0, leave_out: Sequence[str] = ()
+) -> Report:
     """Compute every table of the report (raises ResultsError for a non-results path or a
-    damaged one, naming the file)."""
+    damaged one, naming the file). ``leave_out`` names bots the ratings plot leaves out
+    (reference bots such as ``random``); a name the run has not is a ``ConfigError``."""
     results = open_results(results_dir)
     builder = _Builder(Path(results_dir), read_manifest(results_dir), n_bootstrap, seed)
     with results.reading():
+        builder.check_bots(leave_out)
+        builder.leave_out = tuple(leave_out)
         return builder.build()
 
 
@@ -171,6 +184,17 @@ def _histogram(frame: pl.LazyFrame, column: str) -> pl.DataFrame:
     )
 
 
+def declaration(manifest: Mapping[str, Any]) -> GameInfo | None:
+    """What the run's game declares (its notation, endings, score unit), or None for a
+    game this installation does not know."""
+    from cgsim.games.registry import get_game
+
+    try:
+        return get_game(str(manifest.get("game"))).info
+    except ConfigError:
+        return None
+
+
 def score_benchmarks(manifest: Mapping[str, Any]) -> dict[str, float]:
     """Reference scores from the manifest (``score_benchmarks``: label to score), at the top
     level or under ``rules``; empty when the game has none."""
@@ -206,6 +230,18 @@ class _Builder:
         self.decided_seats = self.seats.join(self.decided_ids, on="game_id", how="semi")
         self.schema = schema_of(manifest, str(results / MANIFEST))
         self.balance: dict[str, pl.DataFrame] = {}
+        self.info = declaration(manifest)
+        self.unit = self.info.score_unit if self.info else ScoreUnit()
+        self.leave_out: tuple[str, ...] = ()
+
+    def check_bots(self, names: Sequence[str]) -> None:
+        """Every name must be a bot of this run (a ``ConfigError`` listing them)."""
+        bots = sorted(self.seats.select(pl.col("bot").unique()).collect().to_series().to_list())
+        unknown = [name for name in names if name not in bots]
+        if unknown:
+            raise ConfigError(
+                f"--leave-out {unknown[0]!r}: not a bot of this run; its bots: {', '.join(bots)}"
+            )
 
     def build(self) -> Report:
         counts = self.games.select(
@@ -224,9 +260,13 @@ class _Builder:
                 "statistics; see End status and Errors."
             )
         else:
+            declared = {term.word for term in self.info.ends} if self.info else set()
+            ends = [end for end in DECIDED_ENDS if end in declared or not declared]
             self.notes.append(
-                f"Outcome statistics use the {decided} of {total} games that ended normal or stalled."
+                f"Outcome statistics use the {decided} of {total} games that ended "
+                f"{' or '.join(ends)} (End status says what each ending means)."
             )
+            self.notes.append(f"Scores are in {self.unit.label()}.")
             if "schema" not in self.manifest:
                 self.notes.append(NO_SCHEMA_NOTE)
             names = [*CORE_SCHEMAS]
@@ -243,6 +283,7 @@ class _Builder:
             self._balance()
         if total > 0:
             self._ends()
+            self._notation()
         return Report(
             self.results, overview, self.notes, self.tables, self.sections, self.plot_makers
         )
@@ -317,7 +358,23 @@ class _Builder:
         )
         ratings = rate_bots(contest, n_bootstrap=self.n_bootstrap, seed=self.seed)
         self.tables["ratings"] = ratings
-        self.plot_makers["ratings"] = lambda path: plots.plot_ratings(ratings, path)
+        leave_out = self.leave_out
+        self.plot_makers["ratings"] = lambda path: plots.plot_ratings(ratings, path, leave_out)
+        far = plots.off_scale(
+            {
+                row["bot"]: row["rating"]
+                for row in ratings.iter_rows(named=True)
+                if row["bot"] not in leave_out
+            }
+        )
+        shown = ""
+        if far:
+            shown += (
+                f" The plot's axis is zoomed to the bots that matter: {', '.join(sorted(far))} "
+                "lies far from the others and is marked at the edge with its value."
+            )
+        if leave_out:
+            shown += f" Left out of the plot (not of the fit): {', '.join(leave_out)}."
         self.sections.append(
             Section(
                 "Ratings",
@@ -325,7 +382,7 @@ class _Builder:
                 "half a win each way), on the Elo scale (+400 = 10:1 odds), mean bot 0. "
                 f"95% intervals: {self.n_bootstrap} bootstrap resamples of whole deal blocks. "
                 "The gap from the strongest to the weakest bot is the skill depth: a gap "
-                f"below {MIN_DEPTH_ELO:.0f} Elo is flagged in the balance flags.",
+                f"below {MIN_DEPTH_ELO:.0f} Elo is flagged in the balance flags." + shown,
                 ("ratings",),
                 ("ratings",),
             )
@@ -416,22 +473,32 @@ class _Builder:
                 "label"
             )
         )
+        label = f"score, {self.unit.label()}"
+        unit = self.unit
         self.plot_makers["score_by_bot"] = lambda path: plots.plot_distribution(
-            by_bot, "bot", path, title="Score per bot", value_label="score", references=benchmarks
+            by_bot,
+            "bot",
+            path,
+            title="Score per bot",
+            value_label=label,
+            references=benchmarks,
+            unit=unit,
         )
         self.plot_makers["score_by_seat"] = lambda path: plots.plot_distribution(
             seat_labels,
             "label",
             path,
             title="Score per seat",
-            value_label="score",
+            value_label=label,
             references=benchmarks,
+            unit=unit,
         )
         self.sections.append(
             Section(
                 "Score distribution",
-                "Per bot and per seat: mean, standard deviation and quantiles. Plots: box 25-75%, "
-                "whiskers 5-95%, triangle the mean.",
+                f"Scores in {self.unit.label()}, per bot and per seat: mean, standard deviation "
+                "and quantiles (q05 is the score 5% of games stay below). Plots: box 25-75%, "
+                "line the median, diamond the mean, whiskers 5-95%.",
                 ("score_by_bot", "score_by_seat"),
                 ("score_by_bot", "score_by_seat"),
             )
@@ -469,17 +536,22 @@ class _Builder:
 
     def _lengths(self) -> None:
         metrics = ["turns", *_extra_numeric(self.games.collect_schema(), GAMES_SCHEMA)]
+        texts = {c.name: c.text for c in self.schema.columns("games")}
+        texts["turns"] = "turns per game, every seat's"
         parts = [
             _distribution(self.decided_games, [], metric).select(
-                pl.lit(metric).alias("metric"), pl.all()
+                pl.lit(metric).alias("metric"),
+                pl.lit(texts.get(metric, "")).alias("meaning"),
+                pl.all(),
             )
             for metric in metrics
         ]
         self.tables["game_length"] = pl.concat(parts)
         lengths = [metric for metric in metrics if metric.endswith("turns")]
         histograms = {metric: _histogram(self.decided_games, metric) for metric in lengths}
+        labels = {metric: f"{metric}: {texts[metric]}" for metric in lengths if metric in texts}
         self.plot_makers["game_length"] = lambda path: plots.plot_histograms(
-            histograms, path, title="Game length"
+            histograms, path, title="Game length", labels=labels
         )
         self.sections.append(
             Section(
@@ -494,7 +566,7 @@ class _Builder:
     def _game_specific(self) -> None:
         columns = _extra_numeric(self.seats.collect_schema(), SEATS_SCHEMA)
         if columns:
-            self.tables["seat_columns_by_bot"] = (
+            by_bot = (
                 self.decided_seats.group_by("bot")
                 .agg(
                     pl.len().cast(pl.Int64).alias("games"),
@@ -503,11 +575,13 @@ class _Builder:
                 .sort("bot")
                 .collect()
             )
+            self.tables["seat_columns_by_measure"] = self._by_measure(by_bot, columns)
             self.sections.append(
                 Section(
                     "Game-specific seat statistics",
-                    "Mean per seat-game of every per-seat count the game records, per bot.",
-                    ("seat_columns_by_bot",),
+                    "Mean per seat-game of every per-seat count the game records: one row per "
+                    "count with what it counts, one column per bot with its seat-games.",
+                    ("seat_columns_by_measure",),
                 )
             )
         for table in table_names(self.results):
@@ -517,14 +591,37 @@ class _Builder:
             if summary is not None:
                 name = f"{table}_by_bot"
                 self.tables[name] = summary
+                declared = next((t for t in self.schema.tables if t.name == table), None)
+                meanings = ""
+                if declared is not None:
+                    meanings = f" One row is {declared.text}. Columns: " + "; ".join(
+                        f"{c.name}: {c.text}" for c in declared.columns if c.name in summary.columns
+                    )
                 self.sections.append(
                     Section(
                         f"Table '{table}'",
                         f"Rows of the game's '{table}' table per bot (and per seat-game), with the "
-                        "mean of each numeric column.",
+                        f"mean of each numeric column.{meanings}",
                         (name,),
                     )
                 )
+
+    def _by_measure(self, by_bot: pl.DataFrame, columns: Sequence[str]) -> pl.DataFrame:
+        """The per-bot means turned on their side: a row per count, with its meaning from
+        the game's schema, and a column per bot (narrow enough for any number of counts)."""
+        texts = {c.name: c.text for c in self.schema.columns("seats")}
+        heads = [f"{bot} ({games} games)" for bot, games in by_bot.select("bot", "games").rows()]
+        data: dict[str, list[Any]] = {
+            "measure": list(columns),
+            "meaning": [texts.get(c, "") for c in columns],
+        }
+        for index, head in enumerate(heads):
+            data[head] = [float(by_bot[name][index]) for name in columns]
+        return pl.DataFrame(
+            data,
+            schema={"measure": pl.String(), "meaning": pl.String()}
+            | {head: pl.Float64() for head in heads},
+        )
 
     def _extra_table(self, table: str) -> pl.DataFrame | None:
         frame = scan(self.results, table)
@@ -566,15 +663,25 @@ class _Builder:
     def _ends(self) -> None:
         counted = self.games.group_by("end").agg(pl.len().cast(pl.Int64).alias("games")).collect()
         found = dict(zip(counted["end"].to_list(), counted["games"].to_list(), strict=True))
-        ends = list(END_STATUSES) + sorted(e for e in found if e not in END_STATUSES)
+        declared = {term.word for term in self.info.ends} if self.info else set(END_STATUSES)
+        ends = [e for e in END_STATUSES if e in declared or e == "error" or e in found]
+        ends += sorted(e for e in found if e not in END_STATUSES)
         total = sum(found.values())
+        meanings = {term.word: term.meaning for term in (self.info.ends if self.info else ())}
+        meanings["error"] = ERROR_END
         self.tables["end_status"] = pl.DataFrame(
             {
                 "end": ends,
                 "games": [found.get(e, 0) for e in ends],
                 "share": [found.get(e, 0) / total for e in ends],
+                "meaning": [meanings.get(e, "") for e in ends],
             },
-            schema={"end": pl.String(), "games": pl.Int64(), "share": pl.Float64()},
+            schema={
+                "end": pl.String(),
+                "games": pl.Int64(),
+                "share": pl.Float64(),
+                "meaning": pl.String(),
+            },
         )
         errors = (
             self.games.filter(pl.col("end") == "error")
@@ -598,6 +705,30 @@ class _Builder:
             )
             self.notes.append(f"{errors.height} games ended in an error; see Errors.")
         self.sections.append(Section("End status and errors", text, tables))
+
+    # -- notation
+
+    def _notation(self) -> None:
+        """The game's legend (the words and symbols of its tables and renderings), as the
+        game declares it; nothing for a game that declares none."""
+        if self.info is None or not self.info.notation:
+            return
+        self.tables["notation"] = pl.DataFrame(
+            {
+                "term": [term.word for term in self.info.notation],
+                "meaning": [term.meaning for term in self.info.notation],
+            },
+            schema={"term": pl.String(), "meaning": pl.String()},
+        )
+        self.sections.insert(
+            0,
+            Section(
+                f"Notation of {self.info.title}",
+                "The game's own words and symbols, as they appear in these tables and in "
+                "'cgsim play --show' and 'cgsim replay'.",
+                ("notation",),
+            ),
+        )
 
 
 # ---------------------------------------------------------------- rendering

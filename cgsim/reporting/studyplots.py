@@ -1,8 +1,9 @@
 """Plots of the studies (compare, sequential tests, sweeps, tuning).
 
-Like the run report's plots (whose canvas and error-bar helpers they share), figures are
-built with ``matplotlib.figure.Figure`` on the Agg canvas (no global state, no display)
-and saved as PNG; ``cgsim.reporting.pages`` puts them on the study's page.
+Like the run report's plots (whose canvas, page width, font sizes and error-bar helpers
+they share), figures are built with ``matplotlib.figure.Figure`` on the Agg canvas (no
+global state, no display) and saved as PNG; ``cgsim.reporting.pages`` puts them on the
+study's page.
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from cgsim.reporting.plots import interval_errors, new_figure, save_png
+from cgsim.reporting.plots import WIDTH, interval_errors, new_figure, save_png, styled
 
 COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
 
+@styled
 def plot_ecdf(
     samples: Mapping[str, npt.ArrayLike], path: Path, *, title: str, label: str = "score"
 ) -> Path:
     """Empirical cumulative distributions of several samples on one axis."""
-    figure = new_figure(6.5, 4.0)
+    figure = new_figure(WIDTH, 5.0)
     axes = figure.add_subplot()
     for k, (name, values) in enumerate(samples.items()):
         x = np.sort(np.asarray(values, dtype=np.float64))
@@ -42,6 +44,7 @@ def plot_ecdf(
     return save_png(figure, path)
 
 
+@styled
 def plot_effects(table: pl.DataFrame, path: Path) -> Path:
     """Each metric's difference in units of its standard error (interval half-width /
     1.96), with the +-1.96 band: bars outside the band are significant before Holm."""
@@ -51,7 +54,7 @@ def plot_effects(table: pl.DataFrame, path: Path) -> Path:
     for row in rows.iter_rows(named=True):
         se = (row["high"] - row["low"]) / (2 * 1.96)
         z.append(0.0 if se <= 0 else row["difference"] / se)
-    figure = new_figure(6.5, max(2.5, 0.3 * len(names) + 1.2))
+    figure = new_figure(WIDTH, max(3.0, 0.4 * len(names) + 1.8))
     axes = figure.add_subplot()
     positions = np.arange(len(names))
     colours = [COLOURS[3] if abs(v) > 1.96 else COLOURS[0] for v in z]
@@ -64,11 +67,12 @@ def plot_effects(table: pl.DataFrame, path: Path) -> Path:
     return save_png(figure, path)
 
 
+@styled
 def plot_llr(
     history: Sequence[tuple[int, float, float]], bounds: tuple[float, float], path: Path
 ) -> Path:
     """A sequential test's log-likelihood ratios (upward and downward change) by games."""
-    figure = new_figure(6.5, 3.8)
+    figure = new_figure(WIDTH, 4.8)
     axes = figure.add_subplot()
     games = [h[0] for h in history]
     axes.plot(games, [h[1] for h in history], marker="o", label="LLR increase", color=COLOURS[0])
@@ -82,6 +86,7 @@ def plot_llr(
     return save_png(figure, path)
 
 
+@styled
 def plot_metric_lines(
     series: Mapping[str, pl.DataFrame],
     x: str,
@@ -92,7 +97,7 @@ def plot_metric_lines(
     ylabel: str | None = None,
 ) -> Path:
     """One line per series of ``y`` (with ``low``/``high`` error bars) against ``x``."""
-    figure = new_figure(6.0, 3.8)
+    figure = new_figure(WIDTH, 4.8)
     axes = figure.add_subplot()
     for k, (name, frame) in enumerate(series.items()):
         labels = [str(v) for v in frame[x].to_list()]
@@ -114,9 +119,10 @@ def plot_metric_lines(
     return save_png(figure, path)
 
 
+@styled
 def plot_search_path(path_table: pl.DataFrame, path: Path) -> Path:
     """Tuning: every candidate's loss per round (log scale), survivors joined by lines."""
-    figure = new_figure(6.5, 4.0)
+    figure = new_figure(WIDTH, 5.0)
     axes = figure.add_subplot()
     for k, (name,) in enumerate(
         path_table.select("candidate").unique(maintain_order=True).iter_rows()

@@ -8,6 +8,7 @@ of ``make bench``.
 from __future__ import annotations
 
 import json
+import math
 import random
 import tempfile
 import time
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 Echo = Callable[[str], Any]
 BOT_BENCH_PLAYERS = 2
+SEARCH_GAMES_PER = 100
+"""A search bot's decision cost is timed on one game per this many ``--games``."""
 
 
 def _players_label(players: int) -> str:
@@ -94,24 +97,27 @@ def match_games_per_second(
 def bot_decision_costs(
     games: int, seed: int, game: str = DEFAULT_GAME
 ) -> list[tuple[str, float, int]]:
-    """Mean milliseconds per real decision (more than one legal action) for every bot.
+    """Mean milliseconds per real decision (more than one legal action) for every bot,
+    and the decisions measured (0 for a search bot skipped: see below).
 
     Each bot fills every seat of a 2-player game played by the strength bench's loop
-    (observations and ``observe`` calls as in a run).
+    (observations and ``observe`` calls as in a run): ``games / 10`` games (at least
+    one), a search bot ``games / 100``, so below 100 games the search bots, whose one
+    game can take a minute, are skipped.
     """
     the_game = get_game(game)
     players = _bot_players(the_game)
     rows = []
     for info in list_bots(game):
         spec = resolve_bot(info.name, game)
-        n_games = max(1, games // 100) if spec.cls.searches else max(1, games // 10)
+        n_games = games // SEARCH_GAMES_PER if spec.cls.searches else max(1, games // 10)
         spent, decisions = 0.0, 0
         for game_seed in range(seed, seed + n_games):
             bots = [spec.create() for _ in range(players)]
             for outcome in play(the_game, bots, game_seed, game_seed):
                 spent += outcome.seconds
                 decisions += outcome.decisions
-        rows.append((info.name, 1000 * spent / max(decisions, 1), decisions))
+        rows.append((info.name, 1000 * spent / decisions if decisions else math.nan, decisions))
     return rows
 
 
@@ -154,10 +160,23 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEF
     echo(f"Bots: mean cost per real decision ({_players_label(_bot_players(the_game))})")
     echo(f"{'bot':<14} {'ms/decision':>12} {'decisions':>10}")
     for name, ms, count in bot_decision_costs(games, seed, game):
-        echo(f"{name:<14} {ms:>12.3f} {count:>10}")
+        if count:
+            echo(f"{name:<14} {ms:>12.3f} {count:>10}")
+        else:
+            echo(
+                f"{name:<14} {'skipped':>12}  (a search bot plays --games / {SEARCH_GAMES_PER} "
+                f"games: give --games {SEARCH_GAMES_PER} or more to time it)"
+            )
     if parallel:
         echo("")
         parallel_bench(games=max(games, 200), seed=seed, echo=echo, config=parallel_config(game))
+
+
+NOISY_SPREAD = 0.10
+"""Two measurements of the same setting that differ by more than this share of their
+mean make the figure noisy (the machine's load changed while it was measured)."""
+PARALLEL_ROUNDS = 2
+"""Each worker count is measured this many times, alternating, so drift shows."""
 
 
 def parallel_bench(
@@ -169,34 +188,65 @@ def parallel_bench(
     """Games per second on one worker and on every core, and the parallel efficiency.
 
     Plays ``config`` (a tournament when it names a pool of bots, else a run) through the
-    whole runner into a temporary directory, without records; prints the figures and
-    returns the two rates.
+    whole runner into a temporary directory, without records: one worker, then every
+    core, then both again (``games`` split over the rounds), so a machine whose speed
+    drifts shows as a spread between the rounds. Prints the figures and says when they
+    are noisy (a spread above :data:`NOISY_SPREAD`, or an efficiency above 1, which real
+    work cannot reach); returns the two rates.
     """
-    from cgsim.play.config import with_overrides
     from cgsim.play.limits import cpu_count
+
+    cores = cpu_count()
+    per_round = max(1, games // PARALLEL_ROUNDS)
+    echo(
+        f"Runner: games per second on {config.name!r} ({per_round} games x "
+        f"{PARALLEL_ROUNDS} rounds per worker count, alternating, whole pipeline)"
+    )
+    measured: dict[int, list[tuple[int, float]]] = {1: [], cores: []}
+    for _ in range(PARALLEL_ROUNDS):
+        for workers in measured:
+            measured[workers].append(_runner_round(config, per_round, seed, workers))
+    rates = []
+    for workers, rounds in measured.items():
+        rate = sum(n for n, _ in rounds) / sum(t for _, t in rounds)
+        each = [n / t for n, t in rounds]
+        spread = (max(each) - min(each)) / rate
+        rates.append(rate)
+        label = f"{workers} worker{'s' if workers > 1 else ''}:"
+        rounds_text = ", ".join(f"{r:.1f}" for r in each)
+        echo(f"{label:<11}{rate:9.1f} games/s (rounds: {rounds_text}; spread {spread:.0%})")
+        if spread > NOISY_SPREAD:
+            echo(
+                f"  noisy: the rounds differ by {spread:.0%} (over {NOISY_SPREAD:.0%}); other "
+                "work on the machine changed its speed: measure again when it is idle"
+            )
+    efficiency = rates[-1] / (cores * rates[0]) if rates[0] > 0 else 0.0
+    echo(f"parallel efficiency on {cores} cores: {efficiency:.2f}")
+    if efficiency > 1.0:
+        echo(
+            "  noisy: an efficiency above 1 is not real (the workers cannot beat one core "
+            "each); the one-worker rounds ran slower, on a busier machine: measure again "
+            "when it is idle"
+        )
+    return rates[0], rates[-1]
+
+
+def _runner_round(config: RunConfig, games: int, seed: int, workers: int) -> tuple[int, float]:
+    """Games played and seconds spent by one run of ``config`` on ``workers`` workers."""
+    from cgsim.play.config import with_overrides
     from cgsim.play.runner import run_games
     from cgsim.play.schedules import plan_for
 
-    base = config
-    command: Literal["run", "tournament"] = "tournament" if base.bots else "run"
-    cores = cpu_count()
-    rates: list[float] = []
-    echo(f"Runner: games per second on {base.name!r} ({games} games, whole pipeline)")
-    for workers in (1, cores):
-        with tempfile.TemporaryDirectory(prefix="cgsim-bench-") as folder:
-            trial = with_overrides(
-                base,
-                {"games": games, "seed": seed, "workers": workers, "records": False, "out": folder},
-            )
-            plan = plan_for(trial, command)
-            start = time.perf_counter()
-            result = run_games(trial, plan, progress=False)
-            rate = result.games_played / (time.perf_counter() - start)
-        rates.append(rate)
-        echo(f"{workers} worker{'s' if workers > 1 else ''}: {rate:9.1f} games/s")
-    efficiency = rates[1] / (cores * rates[0]) if rates[0] > 0 else 0.0
-    echo(f"parallel efficiency on {cores} cores: {efficiency:.2f}")
-    return rates[0], rates[1]
+    command: Literal["run", "tournament"] = "tournament" if config.bots else "run"
+    with tempfile.TemporaryDirectory(prefix="cgsim-bench-") as folder:
+        trial = with_overrides(
+            config,
+            {"games": games, "seed": seed, "workers": workers, "records": False, "out": folder},
+        )
+        plan = plan_for(trial, command)
+        start = time.perf_counter()
+        result = run_games(trial, plan, progress=False)
+        return result.games_played, time.perf_counter() - start
 
 
 def _tree_pss_kb(root: int) -> int:

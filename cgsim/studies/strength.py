@@ -310,14 +310,19 @@ def _fmt(interval: Interval, scale: float = 1.0, digits: int = 1) -> str:
 
 
 def format_report(report: StrengthReport) -> str:
-    """The bench's plain-text tables."""
+    """The bench's plain-text tables; score differences in the game's lead unit (Kitchen
+    Garden's plants ahead, Cottage Garden's points ahead)."""
+    unit = get_game(report.game).info.score_unit
+    ahead = f"{unit.lead} ahead"
     lines = [f"{report.game}, 2-player, seats swapped on each deal (95% interval over deal pairs):"]
-    lines.append(f"  {'upper':<28} {'lower':<28} {'deals':>6}  {'upper win %':<22} score diff")
+    lines.append(f"  {'upper':<28} {'lower':<28} {'deals':>6}  {'upper win %':<22} {ahead}")
     for p in report.pairs:
         lines.append(
             f"  {p.upper:<28} {p.lower:<28} {p.win_rate.n:>6}  "
-            f"{_fmt(p.win_rate, 100.0):<22} {_fmt(p.score_diff)}"
+            f"{_fmt(p.win_rate, 100.0):<22} {_fmt(p.score_diff, 1.0 / unit.per_lead)}"
         )
+    lines.append(f"  {ahead}: the upper bot's final score minus the lower's, per game;")
+    lines.append(f"  score: {unit.label()}")
     for p in report.pairs:
         if p.draws:
             lines.append(
@@ -325,9 +330,11 @@ def format_report(report: StrengthReport) -> str:
                 "without a winner (no win for either)"
             )
     if report.has_solo:
-        lines.append("solo game (mean score, 95% t interval):")
+        lines.append(f"solo game (mean score in {unit.lead}, 95% t interval):")
         for s in report.solo:
-            lines.append(f"  {s.bot:<28} {s.score.n:>6} games  {_fmt(s.score)}")
+            lines.append(
+                f"  {s.bot:<28} {s.score.n:>6} games  {_fmt(s.score, 1.0 / unit.per_lead)}"
+            )
     else:
         lines.append(f"no solo game: {report.game} needs at least 2 players")
     lines.append("cost per decision:")

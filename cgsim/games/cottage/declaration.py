@@ -15,8 +15,10 @@ from cgsim.games.contract import (
     Frequency,
     GameInfo,
     Schema,
+    ScoreUnit,
     Setup,
 )
+from cgsim.games.cottage.describe import ENDS, NOTATION
 from cgsim.games.cottage.state import Rules
 
 ENGINE_VERSION = "cottage-1.0"
@@ -136,4 +138,7 @@ INFO = GameInfo(
     ladder=("random", "greedy", "planner", "beam"),
     variant=CottageVariant,
     benchmarks=(Benchmark("very good", 70.0, 1), Benchmark("exceptional", 80.0, 1)),
+    score_unit=ScoreUnit("points", "cube values plus beehives"),
+    notation=NOTATION,
+    ends=ENDS,
 )

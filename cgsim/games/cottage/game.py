@@ -12,6 +12,7 @@ from cgsim.games.cottage import rules as engine
 from cgsim.games.cottage.actions import LegalActions
 from cgsim.games.cottage.components import load_catalogue
 from cgsim.games.cottage.declaration import ENGINE_VERSION, INFO, schema
+from cgsim.games.cottage.describe import describe_turns
 from cgsim.games.cottage.record import CottageRecorder, replay, validate_record
 from cgsim.games.cottage.render import render
 from cgsim.games.cottage.scoring import result_of
@@ -99,6 +100,9 @@ class CottageGarden:
 
     def render(self, state: Any) -> str:
         return render(state)
+
+    def describe_turns(self, record: Mapping[str, Any]) -> dict[int, list[str]]:
+        return describe_turns(record)
 
     def validate_record(self, record: Any) -> None:
         validate_record(record)

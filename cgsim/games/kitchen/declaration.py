@@ -3,7 +3,9 @@ the result tables (see ``cgsim.games.contract.GameInfo``). It has no variant opt
 
 from __future__ import annotations
 
-from cgsim.games.contract import Breakdown, Column, ColumnType, GameInfo, Schema, Setup
+from cgsim.games.contract import Breakdown, Column, ColumnType, GameInfo, Schema, ScoreUnit, Setup
+from cgsim.games.kitchen.describe import ENDS, NOTATION
+from cgsim.games.kitchen.scoring import SCORE_PLANTS
 from cgsim.games.kitchen.settings import MAX_PLAYERS, MIN_PLAYERS, KitchenRules
 
 VERSION = "kitchen-garden/1.0"
@@ -67,4 +69,9 @@ INFO = GameInfo(
     ),
     ladder=("random", "kitchen-greedy", "kitchen-search"),
     bench_seats=("kitchen-greedy", "kitchen-greedy"),
+    score_unit=ScoreUnit(
+        "points", f"{SCORE_PLANTS} per plant, +1 per full bed", "plants", float(SCORE_PLANTS)
+    ),
+    notation=NOTATION,
+    ends=ENDS,
 )

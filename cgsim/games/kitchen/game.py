@@ -16,6 +16,7 @@ from cgsim.games.contract import Action, Game, GameInfo, GameResult, GameSummary
 from cgsim.games.kitchen import record as records
 from cgsim.games.kitchen import rules as engine
 from cgsim.games.kitchen.declaration import INFO, VERSION, schema
+from cgsim.games.kitchen.describe import describe_turns
 from cgsim.games.kitchen.observation import Observation, determinize, observe
 from cgsim.games.kitchen.render import render
 from cgsim.games.kitchen.scoring import result
@@ -83,6 +84,9 @@ class KitchenGarden:
 
     def render(self, state: State) -> str:
         return render(state)
+
+    def describe_turns(self, record: Mapping[str, Any]) -> dict[int, list[str]]:
+        return describe_turns(record, records.rules_from_record(record).catalogue)
 
     def validate_record(self, record: Any) -> None:
         records.validate_record(record)

@@ -1,0 +1,385 @@
+"""Isolation mode: each bot in a process of its own that sees only what its seat may see.
+
+In the default mode a bot runs inside the worker that plays the game, so it can read
+anything the worker holds (the call stack leads to the full state: the other hands, the
+deck order) and change anything the engine uses. In isolation mode, as chess engine
+testers run engines, a bot lives in a *bot process*: the game's process sends it the
+seat's observation and the legal actions and gets back the index of the chosen action.
+The bot process is a new interpreter (never a fork of a process holding seeds or
+states, and never a re-run of the caller's ``__main__``), talking over a socket pair; it
+keeps the same bot author's code for many games (one process per bot of the pool and per
+copy of it in a game, so two bots never share a process), and is restarted after it
+dies or hangs.
+
+The game's process trusts nothing a bot process sends: replies are small JSON objects
+(never pickles, which could run code), at most :data:`REPLY_LIMIT` bytes. A bot's
+exception comes back as its type name and message and is raised again under that name,
+so a game ends with the same error text as in the default mode; with a time limit the
+bot process runs the same alarm as a worker, and a bot process that does not answer
+within the limit plus a grace is killed. The rules travel once, when the process
+starts: observations refer to them by name, so a decision costs one small round trip.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copyreg
+import functools
+import io
+import json
+import os
+import pickle
+import random
+import signal
+import socket
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from multiprocess.connection import Connection
+
+from cgsim.games.bot import Bot
+from cgsim.games.contract import Action, AnyGame
+from cgsim.games.loop import REASON_LIMIT, BotFault
+from cgsim.play.bot_registry import BotSpec
+from cgsim.play.lifeline import exit_with_parent
+from cgsim.play.match import _on_alarm, _Referee
+from cgsim.play.watch import grace_deadline
+
+REPLY_LIMIT = 1 << 16
+"""Largest reply accepted from a bot process, in bytes."""
+START_LIMIT = 60.0
+"""Seconds a bot process may take to start (a new interpreter importing the engine and
+the bot's module), apart from any time limit: a loaded machine starts slowly."""
+PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+
+class RemoteError(Exception):
+    """An exception raised in a bot process, raised again here under its own name."""
+
+
+@functools.lru_cache(maxsize=256)
+def _remote_error(name: str) -> type[RemoteError]:
+    return type(name, (RemoteError,), {"__module__": __name__})
+
+
+_HOST_RULES: Any = None
+"""In a bot process: its copy of the rules, which observations refer to."""
+
+
+def _host_rules() -> Any:
+    return _HOST_RULES
+
+
+def _dumps(message: tuple[Any, ...], rules: Any) -> bytes:
+    """Pickle a message to a bot process, the rules (sent at its start) by reference."""
+
+    def reduce(obj: Any) -> Any:
+        if obj is rules:
+            return (_host_rules, ())
+        return obj.__reduce_ex__(PROTOCOL)
+
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=PROTOCOL)
+    pickler.dispatch_table = {**copyreg.dispatch_table, type(rules): reduce}
+    pickler.dump(message)
+    return buffer.getvalue()
+
+
+def _text(error: BaseException) -> str:
+    try:
+        return str(error)[:REASON_LIMIT]
+    except Exception:
+        return "<unprintable>"
+
+
+def _describe(error: BaseException) -> str:
+    text = _text(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+class _Host:
+    """What runs in a bot process: one bot at a time, created afresh for each game."""
+
+    def __init__(self, game: AnyGame, spec: BotSpec, time_limit: float) -> None:
+        self.game = game
+        self.spec = spec
+        self.referee = _Referee(time_limit) if time_limit > 0 else None
+        self.bot: Bot | None = None
+        self.rng = random.Random()
+
+    def serve(self, message: tuple[Any, ...]) -> dict[str, Any]:
+        kind = message[0]
+        try:
+            if kind == "create":
+                self.bot = self.spec.create()
+            elif kind == "new_game":
+                _, seat, view = message
+                self._bot().new_game(self.game, seat, view)
+            elif kind == "choose":
+                return self._choose(*message[1:])
+            elif kind == "observe":
+                _, view, seat, action = message
+                self._bot().observe(view, seat, action)
+            else:
+                return {"fault": f"unknown request {kind!r}"}
+        except BotFault as fault:
+            return {"fault": fault.reason}
+        except BaseException as error:  # a bot's KeyboardInterrupt too: SIGINT is ignored
+            return {"raised": [type(error).__name__, _text(error)]}
+        return {"ok": True}
+
+    def _bot(self) -> Bot:
+        if self.bot is None:
+            raise RuntimeError("no bot created")
+        return self.bot
+
+    def _choose(
+        self, seat: int, view: Any, legal: Sequence[Action], rng_state: Any
+    ) -> dict[str, Any]:
+        if rng_state is not None:
+            self.rng.setstate(rng_state)
+        bot = self._bot()
+        if self.referee is not None:
+            action = self.referee(seat, bot, view, legal, self.rng)
+        else:
+            action = bot.choose(view, legal, self.rng)
+        for index, candidate in enumerate(legal):
+            if candidate == action:
+                return {"action": index}
+        return {"illegal": repr(action)}
+
+
+HOST_COMMAND = "from cgsim.play.isolation import host_main; host_main()"
+
+
+def host_main() -> None:
+    """A bot process's life (``python -c HOST_COMMAND FD``): read the parent's Python
+    path, then the game, rules, bot and time limit, then answer requests until the
+    socket closes or an empty request comes."""
+    global _HOST_RULES
+    conn = Connection(int(sys.argv[1]))
+    parent = os.getppid()
+    exit_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        sys.path[:] = json.loads(conn.recv_bytes())
+        game, rules, spec, time_limit = pickle.loads(conn.recv_bytes())  # imports the bot
+    except (EOFError, OSError):
+        return
+    except BaseException as error:  # the bot's module failing to load here: one reply
+        conn.send_bytes(json.dumps({"fault": f"cannot start: {_describe(error)}"}).encode())
+        return
+    _HOST_RULES = rules
+    host = _Host(game, spec, time_limit)
+    if host.referee is not None and host.referee.alarm:
+        signal.signal(signal.SIGALRM, _on_alarm)
+    conn.send_bytes(json.dumps({"ready": True}).encode())
+    while True:
+        try:
+            data = conn.recv_bytes()
+            if not data:
+                return
+            reply = host.serve(pickle.loads(data))
+            conn.send_bytes(json.dumps(reply).encode())
+        except (EOFError, OSError):
+            return
+
+
+class BotProcess:
+    """The game's side of one bot process: started on first use, restarted after a death."""
+
+    def __init__(self, game: AnyGame, rules: Any, spec: BotSpec, time_limit: float) -> None:
+        self.game = game
+        self.rules = rules
+        self.spec = spec
+        self.time_limit = time_limit
+        self.deadline = grace_deadline(time_limit) if time_limit > 0 else None
+        self.name = spec.cls.name or spec.cls.__name__
+        self.process: subprocess.Popen[bytes] | None = None
+        self.conn: Any = None
+        self.starting = False
+        """Started, its ``ready`` not yet read."""
+
+    def _start(self) -> None:
+        mine, theirs = socket.socketpair()
+        with mine, theirs:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", HOST_COMMAND, str(theirs.fileno())],
+                pass_fds=(theirs.fileno(),),
+                stdin=subprocess.DEVNULL,
+            )
+            self.conn = Connection(mine.detach())
+        self.conn.send_bytes(json.dumps(sys.path).encode())
+        start = (self.game, self.rules, self.spec, self.time_limit)
+        self.conn.send_bytes(pickle.dumps(start, protocol=PROTOCOL))
+        self.starting = True
+
+    def _started(self, seat: int) -> None:
+        """Wait for the process's ``ready`` (within :data:`START_LIMIT`, not the time
+        limit: starting is the interpreter's time, not the bot's)."""
+        self.starting = False
+        if not self.conn.poll(START_LIMIT):
+            self.stop()
+            raise BotFault(seat, f"its process did not start within {START_LIMIT:g} s", self.name)
+        self._raise_faults(seat, self._reply(seat, self.conn.recv_bytes(REPLY_LIMIT)))
+
+    def stop(self) -> int | None:
+        """End the process (at once: it may be stuck) and return its exit code."""
+        if self.process is None:
+            return None
+        self.conn.close()
+        if self.process.poll() is None:
+            self.process.kill()
+        code = self.process.wait()
+        self.process = self.conn = None
+        self.starting = False
+        return code
+
+    def close(self) -> None:
+        """Ask the process to end, then make sure it has."""
+        if self.process is None:
+            return
+        with contextlib.suppress(OSError):
+            self.conn.send_bytes(b"")
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=1.0)
+        self.stop()
+
+    def ready(self) -> None:
+        """Start the process if it is not running (it loads while others do)."""
+        if self.process is None or self.process.poll() is not None:
+            self.stop()
+            self._start()
+
+    def call(self, seat: int, message: tuple[Any, ...]) -> dict[str, Any]:
+        """Send a request and return the reply; a bot that dies, hangs or answers
+        nonsense is a :class:`BotFault` of ``seat``."""
+        self.ready()
+        try:
+            if self.starting:
+                self._started(seat)
+            self.conn.send_bytes(_dumps(message, self.rules))
+            if not self.conn.poll(self.deadline):
+                self.stop()
+                reason = (
+                    f"did not return within {self.deadline:g} s (the time limit of "
+                    f"{self.time_limit:g} s and a grace); its process was stopped"
+                )
+                raise BotFault(seat, reason, self.name)
+            data = self.conn.recv_bytes(REPLY_LIMIT)
+        except (EOFError, OSError):
+            code = self.stop()
+            raise BotFault(seat, f"its process ended (exit code {code})", self.name) from None
+        return self._raise_faults(seat, self._reply(seat, data))
+
+    def _reply(self, seat: int, data: bytes) -> dict[str, Any]:
+        """A reply as a JSON object; anything else stops the process."""
+        try:
+            reply = json.loads(data)
+        except ValueError:
+            reply = None
+        if not isinstance(reply, dict):
+            self.stop()
+            raise BotFault(seat, "its process sent an unreadable reply", self.name)
+        return reply
+
+    def _raise_faults(self, seat: int, reply: dict[str, Any]) -> dict[str, Any]:
+        if "fault" in reply:
+            raise BotFault(seat, str(reply["fault"])[:REASON_LIMIT], self.name)
+        raised = reply.get("raised")
+        if isinstance(raised, list) and len(raised) == 2:
+            raise _remote_error(str(raised[0])[:100])(str(raised[1]))
+        if "illegal" in reply:
+            text = str(reply["illegal"])
+            raise BotFault(seat, f"illegal action {text} (not among the legal actions)", self.name)
+        return reply
+
+
+class IsolatedBot(Bot):
+    """Stands in the game for a bot living in its own process."""
+
+    process: BotProcess
+    seat_of: int
+    sent: random.Random | None = None
+
+    def new_game(self, game: AnyGame, seat: int, state: Any) -> None:
+        self.seat = seat
+        self.process.call(self.seat_of, ("new_game", seat, state))
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        rng_state = None if rng is self.sent else rng.getstate()
+        self.sent = rng
+        reply = self.process.call(
+            self.seat_of, ("choose", self.seat, state, legal_actions, rng_state)
+        )
+        index = reply.get("action")
+        if not isinstance(index, int) or not 0 <= index < len(legal_actions):
+            raise BotFault(self.seat_of, "its process sent no action", self.process.name)
+        return legal_actions[index]
+
+
+class IsolatedWatcher(IsolatedBot):
+    """An isolated bot that hears every action (its real class overrides ``observe``)."""
+
+    def observe(self, state: Any, seat: int, action: Action) -> None:
+        self.process.call(self.seat_of, ("observe", state, seat, action))
+
+
+@functools.cache
+def _proxy_class(name: str, watches: bool) -> type[IsolatedBot]:
+    base = IsolatedWatcher if watches else IsolatedBot
+    return type(base.__name__, (base,), {"name": name, "__module__": __name__})
+
+
+@dataclass(frozen=True, slots=True)
+class IsolatedSpec(BotSpec):
+    """A seat's bot spec whose ``create`` makes the bot in its process and returns a proxy."""
+
+    process: BotProcess | None = None
+    seat: int = 0
+
+    def create(self) -> Bot:
+        if self.process is None:
+            raise RuntimeError("an isolated spec without a process")
+        self.process.call(self.seat, ("create",))
+        proxy = _proxy_class(self.process.name, overrides_observe_class(self.cls))()
+        proxy.process, proxy.seat_of = self.process, self.seat
+        return proxy
+
+
+def overrides_observe_class(cls: type[Bot]) -> bool:
+    """Whether instances of ``cls`` want every action (see ``loop.overrides_observe``)."""
+    return cls.observe is not Bot.observe
+
+
+@dataclass
+class BotProcesses:
+    """A worker's bot processes, one per bot of the pool and copy of it in a game."""
+
+    game: AnyGame
+    rules: Any
+    bots: Sequence[BotSpec]
+    time_limit: float
+    processes: dict[tuple[int, int], BotProcess] = field(default_factory=dict)
+
+    def specs(self, seats: Sequence[int]) -> list[BotSpec]:
+        """The specs of one game's seats (indexes into the pool), each with its process."""
+        specs: list[BotSpec] = []
+        for seat, index in enumerate(seats):
+            key = (index, seats[:seat].count(index))
+            process = self.processes.get(key)
+            if process is None:
+                process = BotProcess(self.game, self.rules, self.bots[index], self.time_limit)
+                self.processes[key] = process
+            process.ready()
+            spec = self.bots[index]
+            specs.append(IsolatedSpec(spec.label, spec.name, spec.cls, spec.params, process, seat))
+        return specs
+
+    def close(self) -> None:
+        for process in self.processes.values():
+            process.close()
+        self.processes.clear()

@@ -1,0 +1,101 @@
+"""Isolation mode: each bot in its own process, seeing only its seat's observation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+import toygame
+from test_runner import GREEDY, WANDERER, make_config, run, tables
+from typer.testing import CliRunner
+
+from cgsim.cli import app
+
+toygame.register()
+PEEK = toygame.target(toygame.Peek)
+
+
+def test_an_isolated_bot_cannot_see_hidden_cards() -> None:
+    play = ["play", "--game", "kitchen-garden", "--bots", f"{PEEK},random", "--seed", "11"]
+    shared = CliRunner().invoke(app, play)
+    assert shared.exit_code == 1  # the stack leads to the full state
+    assert "game ended in error: seat 0 (toygame:Peek): RuntimeError: saw hidden cards" in (
+        shared.output
+    )
+    isolated = CliRunner().invoke(app, [*play, "--isolate"])
+    assert isolated.exit_code == 0, isolated.output
+    assert "error" not in isolated.output
+
+
+@pytest.mark.parametrize("command", ["run", "tournament"])
+def test_isolate_on_the_command_line(tmp_path: Path, command: str) -> None:
+    killer = toygame.target(toygame.KillAlways)
+    config = tmp_path / "c.toml"
+    config.write_text(
+        f'name = "c"\ngame = "toy"\nseats = ["{GREEDY}", "{killer}"]\n'
+        f'bots = ["{GREEDY}", "{killer}"]\ngames = 2\nworkers = 1\nout = "{tmp_path}"\n'
+    )
+    result = CliRunner().invoke(app, [command, str(config), "--isolate", "--no-report"])
+    assert result.exit_code == 1, result.output
+    reasons = tables(tmp_path / "c")["games"]["error"].to_list()
+    assert reasons == ["its process ended (exit code 4)"] * 2
+
+
+def _both_ways(
+    tmp_path: Path, command: str = "run", **fields: Any
+) -> list[dict[str, pl.DataFrame]]:
+    found = []
+    for isolate in (False, True):
+        config = make_config(tmp_path / f"isolate-{isolate}", isolate=isolate, **fields)
+        run(config, command)  # type: ignore[arg-type]
+        found.append(tables(config.results_dir))
+    return found
+
+
+def test_isolated_results_equal_shared_ones(tmp_path: Path) -> None:
+    pool = [GREEDY, f"{WANDERER}:bias=0.3", toygame.target(toygame.Watcher)]
+    pool += [toygame.target(toygame.Crash), toygame.target(toygame.Cheat)]
+    shared, isolated = _both_ways(tmp_path, "tournament", seats=[], bots=pool, games=20)
+    for name in shared:
+        assert shared[name].equals(isolated[name]), name
+    assert shared["games"]["end"].to_list().count("error") > 0  # the faults read the same
+
+
+def test_isolated_kitchen_games_equal_shared_ones(tmp_path: Path) -> None:
+    seats = ["kitchen-greedy", "random"]
+    shared, isolated = _both_ways(tmp_path, game="kitchen-garden", seats=seats, games=4)
+    for name in shared:
+        assert shared[name].equals(isolated[name]), name
+
+
+@pytest.mark.parametrize(
+    ("bot", "params", "time_limit", "reason"),
+    [
+        (toygame.KillAlways, {}, 0.0, "its process ended (exit code 4)"),
+        (toygame.Interrupt, {}, 0.0, "KeyboardInterrupt"),
+        (toygame.Slow, {"delay": 30.0}, 0.05, "exceeded the time limit of 0.05 s"),
+        (
+            toygame.Stubborn,
+            {},
+            0.05,
+            "did not return within 1.05 s (the time limit of 0.05 s and a grace); "
+            "its process was stopped",
+        ),
+    ],
+)
+def test_an_isolated_bot_fails_alone(
+    tmp_path: Path, bot: type[Any], params: dict[str, Any], time_limit: float, reason: str
+) -> None:
+    faulty = {"bot": toygame.target(bot), "params": params}
+    config = make_config(
+        tmp_path, seats=[GREEDY, faulty], games=2, time_limit=time_limit, isolate=True
+    )
+    result = run(config)
+    assert (result.status, result.errors, result.games_done) == ("complete", 2, 2)
+    for row in tables(config.results_dir)["games"].iter_rows(named=True):
+        assert row["seats"][row["error_seat"]] == toygame.target(bot) + (
+            "" if not params else ":" + ",".join(f"{k}={v}" for k, v in params.items())
+        )
+        assert row["error"] == reason

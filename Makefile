@@ -7,13 +7,26 @@ GOLDEN_BOTS := random
 
 .PHONY: run test lint typecheck unit fuzz bench bench-memory golden strength check-records clean
 
-$(STAMP): pyproject.toml
+# The engines' modules compiled with mypyc (setup.py, cgsim/games/compiled.py): the
+# install builds them (about two minutes); editing an engine source builds them again.
+# CGSIM_PURE_PYTHON=1 skips compiling: the same results, several times slower.
+COMPILED := $(VENV)/.compiled
+ENGINE_SOURCES := $(wildcard cgsim/games/cottage/*.py cgsim/games/kitchen/*.py) \
+	cgsim/games/compiled.py setup.py
+
+$(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	$(PY) -m pip install --quiet 'setuptools>=70.1' 'mypy>=1.10'
+	$(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
+	touch $(STAMP) $(COMPILED)
 
-run: $(STAMP)
+# (Skipped when the install has just built them: it touches the stamp after the sources.)
+$(COMPILED): $(ENGINE_SOURCES) | $(STAMP)
+	if [ ! -e $@ ] || [ -n "$$(find $(ENGINE_SOURCES) -newer $@)" ]; then \
+		$(PY) setup.py --quiet build_ext --inplace && touch $@; fi
+
+run: $(COMPILED)
 	$(CGSIM) run configs/default.toml
 
 test: lint typecheck unit
@@ -25,7 +38,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-unit: $(STAMP)
+unit: $(COMPILED)
 	$(PY) -m pytest -n 2
 
 # The fuzz properties at length (make test runs a few examples of each): malformed records
@@ -33,7 +46,7 @@ unit: $(STAMP)
 # report, balance, compare, regress and run, then random bytes and TOML as configs and
 # component files: exit 0, 1 or 2 with one stderr line, never a traceback. FUZZ_EXAMPLES
 # sets the examples per record and file property.
-fuzz: $(STAMP)
+fuzz: $(COMPILED)
 	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -n 2 tests/test_record_fuzz.py \
 		-k "not console" --hypothesis-show-statistics
 	HYPOTHESIS_PROFILE=fuzz $(PY) -m pytest -n 2 -m fuzz tests/test_results_reader.py
@@ -41,32 +54,44 @@ fuzz: $(STAMP)
 		-k "random" --hypothesis-show-statistics
 
 # Speed figures of each game: Cottage Garden, then Kitchen Garden.
-bench: $(STAMP)
-	$(CGSIM) bench
-	$(CGSIM) bench --game kitchen-garden
+# make bench also times the build of BASELINE (the last commit before the compiled engines
+# and the record-free match loop) beside this one, alternating: the before and after figures.
+# It is installed once into BASELINE_DIR from this clone's history.
+BASELINE     := 43f4d9f
+BASELINE_DIR := .bench-baseline
+
+$(BASELINE_DIR)/.venv/.installed:
+	rm -rf $(BASELINE_DIR) && mkdir -p $(BASELINE_DIR)
+	git archive $(BASELINE) | tar -x -C $(BASELINE_DIR)
+	$(MAKE) -C $(BASELINE_DIR) .venv/.installed
+
+bench: $(COMPILED) $(BASELINE_DIR)/.venv/.installed
+	$(CGSIM) bench --baseline $(BASELINE_DIR)
+	$(CGSIM) bench --game kitchen-garden --baseline $(BASELINE_DIR)
 
 # Peak memory of a 100,000-game run (parent and workers).
-bench-memory: $(STAMP)
+bench-memory: $(COMPILED)
 	$(CGSIM) bench --games 50 --no-parallel --memory-games 100000
 
-golden: $(STAMP)
+golden: $(COMPILED)
 	$(CGSIM) golden record --out tests/golden --games 3 --bots $(GOLDEN_BOTS)
 	$(CGSIM) golden record --out tests/golden-kitchen --games 2 --bots random,kitchen-greedy --game kitchen-garden
 	$(CGSIM) golden playthrough --out tests/playthroughs
 
 # The bot ladder of each game: Cottage Garden, then Kitchen Garden (no solo game).
-strength: $(STAMP)
+strength: $(COMPILED)
 	$(CGSIM) strength
 	$(CGSIM) strength --game kitchen-garden --workers 2 --seed 0
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(BASELINE_DIR) .mypy_cache .pytest_cache .ruff_cache .hypothesis build cgsim/games/compiled.json
+	find cgsim -name '*.so' -delete
 
 # Play 12,000 random Cottage Garden games over every player count, the solo game and the
 # children's variant, and 3,000 Kitchen Garden games of random and greedy seats over 2-4
 # players; keep their records, and check every event of every record against its game's
 # rules (one command for both games: each record's format picks its checker).
-check-records: $(STAMP)
+check-records: $(COMPILED)
 	for config in configs/selfcheck/*.toml; do \
 		$(CGSIM) run $$config --out results --no-report || exit 1; \
 	done

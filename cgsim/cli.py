@@ -13,7 +13,7 @@ import sys
 
 import typer
 
-from cgsim.commands import check, engine, reports, runs, strength, studies
+from cgsim.commands import check, designer, engine, reports, runs, strength, studies
 from cgsim.errors import CgsimError
 
 app = typer.Typer(
@@ -24,7 +24,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-for module in (engine, check, runs, reports, strength, studies):
+for module in (engine, check, runs, reports, strength, studies, designer):
     module.register(app)
 
 

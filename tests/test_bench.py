@@ -119,3 +119,49 @@ def test_bench_of_an_unknown_game_exits_2(
         "error: unknown game 'chess'; known games: cottage-garden, kitchen-garden"
     )
     assert captured.err.count("\n") == 1 and captured.out == ""
+
+
+@pytest.mark.parametrize(
+    ("task", "keys"),
+    [
+        ({"kind": "engine", "players": 2, "variant": {}, "games": 1}, {"rate", "decisions"}),
+        ({"kind": "match", "players": 1, "variant": {}, "games": 1}, {"rate", "over"}),
+        ({"kind": "bot", "players": 2, "bot": "greedy", "games": 1}, {"ms", "decisions"}),
+    ],
+)
+def test_the_baseline_probe_measures_under_another_interpreter(
+    task: dict[str, object], keys: set[str]
+) -> None:
+    """The probe runs in a scratch folder, so it times the named interpreter's cgsim."""
+    import sys
+    from pathlib import Path
+
+    from cgsim.studies.bench_baseline import _probe
+
+    answer = _probe(Path(sys.executable), {**task, "game": DEFAULT_GAME, "seed": 1})
+    assert keys <= answer.keys() and answer["where"].endswith("__init__.py")
+    assert all(answer[key] > 0 for key in keys - {"over"})
+
+
+def test_the_probe_says_when_a_bot_is_missing_from_the_baseline() -> None:
+    import sys
+    from pathlib import Path
+
+    from cgsim.studies.bench_baseline import _probe
+
+    task = {"kind": "bot", "players": 2, "bot": "nobody", "games": 1}
+    answer = _probe(Path(sys.executable), {**task, "game": DEFAULT_GAME, "seed": 1})
+    assert answer["ms"] is None
+
+
+def test_a_baseline_that_is_not_an_installation_exits_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    argv = ["cgsim", "bench", "--no-parallel", "--baseline", str(tmp_path)]
+    monkeypatch.setattr("sys.argv", argv)
+    with pytest.raises(SystemExit) as stop:
+        cli.main()
+    assert stop.value.code == 2
+    captured = capsys.readouterr()
+    assert "neither a Python interpreter nor a folder with .venv/bin/python" in captured.err
+    assert captured.out == ""

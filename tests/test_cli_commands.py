@@ -30,6 +30,10 @@ COMMANDS = [
     "tune",
     "balance",
     "regress",
+    "power",
+    "sensitivity",
+    "mechanics",
+    "scaling",
 ]
 
 

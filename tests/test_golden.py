@@ -11,7 +11,11 @@ from typer.testing import CliRunner
 
 from cgsim.cli import app, main
 from cgsim.errors import CgsimError
-from cgsim.games.cottage import turn
+from cgsim.games.cottage import record as cottage_record
+from cgsim.games.cottage import rules as cottage_rules
+from cgsim.games.cottage.components import Catalogue
+from cgsim.games.cottage.settings import Settings
+from cgsim.games.cottage.state import Rules
 from cgsim.games.registry import get_game
 from cgsim.studies.golden import (
     GoldenGame,
@@ -34,6 +38,21 @@ GOLDEN = Path(__file__).parent / "golden"
 PLAYTHROUGHS = Path(__file__).parent / "playthroughs"
 
 
+def refill_at_one_empty_cell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The changed rule: the Gardener Row is refilled as soon as one of its cells is empty
+    (instead of three). Made on the rules object the engine is handed (for games and for
+    replays), so a compiled engine plays it too."""
+    original = cottage_rules.make_rules
+
+    def changed(players: int, settings: Settings, catalogue: Catalogue) -> Rules:
+        rules = original(players, settings, catalogue)
+        object.__setattr__(rules, "refill_mandatory", 1)
+        return rules
+
+    monkeypatch.setattr(cottage_rules, "make_rules", changed)
+    monkeypatch.setattr(cottage_record, "make_rules", changed)
+
+
 def test_the_stored_golden_games_replay_identically() -> None:
     count, differences = check_golden(GOLDEN)
     assert count >= 18
@@ -45,12 +64,10 @@ def test_golden_check_names_the_first_diverging_turn_of_a_one_line_rule_change(
 ) -> None:
     record_golden(tmp_path, default_games(1, ["random"]))
     assert check_golden(tmp_path)[1] == []
-    original = turn._row_empty_cells
-    # The changed rule: refill the Gardener Row farthest cell first.
-    monkeypatch.setattr(turn, "_row_empty_cells", lambda w: original(w)[::-1])
+    refill_at_one_empty_cell(monkeypatch)
     count, differences = check_golden(tmp_path)
     assert count == 6
-    assert differences, "a changed refill order must alter some golden game"
+    assert differences, "a changed refill rule must alter some golden game"
     assert any("refill" in d.where for d in differences)
     assert all(d.where.startswith("turn ") for d in differences)
 
@@ -121,9 +138,7 @@ def test_a_one_line_rule_change_shows_in_a_playthrough_diff(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     stored = (PLAYTHROUGHS / "cottage-garden-2-players.txt").read_text(encoding="utf-8")
-    original = turn._row_empty_cells
-    # The changed rule: refill the Gardener Row farthest cell first.
-    monkeypatch.setattr(turn, "_row_empty_cells", lambda w: original(w)[::-1])
+    refill_at_one_empty_cell(monkeypatch)
     diff = text_diff(
         stored,
         playthrough_text(

@@ -6,7 +6,8 @@ Fast on purpose: the wheel is built with this environment's setuptools and insta
 without its dependencies; the fresh environment then sees this environment's installed
 packages through a ``.pth`` file, added only after the install so that pip never sees
 (nor touches) the editable cgsim here, which Python then leaves out: a ``.pth`` line
-adds a folder to the path but does not run that folder's own ``.pth`` files.
+adds a folder to the path but does not run that folder's own ``.pth`` files. The wheel
+is the pure-Python one (``CGSIM_PURE_PYTHON``): compiling the engines takes minutes.
 """
 
 from __future__ import annotations
@@ -20,13 +21,24 @@ from pathlib import Path
 
 import pytest
 
+from cgsim.games.compiled import PURE_ENV
+
 pytestmark = pytest.mark.packaging
 
 ROOT = Path(__file__).resolve().parents[1]
 LEFT_OUT = shutil.ignore_patterns(
-    ".git", ".venv", "results", "build", "dist", "*.egg-info", "__pycache__", ".*_cache"
+    ".git",
+    ".venv",
+    "results",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".*_cache",
+    "*.so",
+    "compiled.json",
 )
-"""Never copied for the build: history, environments, outputs and caches."""
+"""Never copied for the build: history, environments, outputs, caches and compiled engines."""
 
 
 def _run(args: list[str | Path], cwd: Path, env: dict[str, str]) -> str:
@@ -65,6 +77,7 @@ def _install(base: Path, env: dict[str, str]) -> Path:
 
 def test_the_wheel_runs_its_commands_outside_the_checkout(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env[PURE_ENV] = "1"  # the pure-Python wheel: compiling the engines takes minutes
     venv = _install(tmp_path, env).resolve()
     work = tmp_path / "work"
     work.mkdir()

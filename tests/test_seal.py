@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cgsim.games.cottage import decisions
+from cgsim.games.cottage import summary
 from cgsim.games.registry import get_game
 from cgsim.play import match
 from cgsim.play.bot_registry import resolve_bot
@@ -86,16 +86,19 @@ def test_a_changed_engine_table_breaks_it(
     sealed: tuple[object, Seal], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, seal = sealed
-    phase = next(iter(decisions.HANDLERS))
+    # The tally's dispatch table: which event each code names (read at every action).
+    table = summary._CODES
+    name = "cgsim.games.cottage.summary._CODES"
+    kind = next(iter(table))
     with monkeypatch.context() as patch:
-        patch.setitem(decisions.HANDLERS, phase, lambda *_: None)
-        assert seal.broken() == "cgsim.games.cottage.decisions.HANDLERS"
+        patch.setitem(table, kind, 0)
+        assert seal.broken() == name
     assert seal.broken() is None
-    kept = dict(decisions.HANDLERS)
+    kept = dict(table)
     try:
-        del decisions.HANDLERS[phase]
-        assert seal.broken() == "cgsim.games.cottage.decisions.HANDLERS"
+        del table[kind]
+        assert seal.broken() == name
     finally:
-        decisions.HANDLERS.clear()
-        decisions.HANDLERS.update(kept)
+        table.clear()
+        table.update(kept)
     assert seal.broken() is None

@@ -33,6 +33,8 @@ from cgsim.games.contract import (
     GameInfo,
     GameResult,
     GameSummary,
+    RecordTally,
+    Restriction,
     Schema,
     Setup,
     Term,
@@ -85,6 +87,14 @@ INFO = GameInfo(
     variant=ToyVariant,
     notation=(Term("3/5", "a seat's total and its secret target"),),
     ends=(Term("normal", "every round was played"),),
+    restrictions=(
+        Restriction("big-steps", "never takes 2 or 3 at once", lambda action: action >= 2),
+        Restriction(
+            "passing",
+            "never passes (passing is forced when it is legal)",
+            lambda action: action == PASS,
+        ),
+    ),
 )
 
 
@@ -94,6 +104,8 @@ class ToyRules:
     rounds: int = 4
     max_take: int = 3
     explode: int = -1
+    decor: int = 0
+    """Changes the deal's random stream and nothing else: a knob that cannot matter."""
     solo: bool = False
 
 
@@ -138,7 +150,7 @@ class ToyGame:
     ) -> ToyRules:
         if not INFO.min_players <= players <= INFO.max_players:
             raise ConfigError(f"players = {players}: the toy game takes 1 to 4")
-        allowed = {"rounds", "max_take", "explode"}
+        allowed = {"rounds", "max_take", "explode", "decor"}
         for key, value in overrides.items():
             if key not in allowed:
                 raise ConfigError(
@@ -154,7 +166,7 @@ class ToyGame:
         return asdict(rules)
 
     def new_game(self, rules: Any, seed: int) -> ToyState:
-        rng = random.Random(seed)
+        rng = random.Random(seed + 1_000_003 * rules.decor)
         targets = tuple(rng.randint(4, 3 * rules.rounds) for _ in range(rules.players))
         return ToyState(rules=rules, targets=targets, totals=(0,) * rules.players)
 
@@ -207,6 +219,9 @@ class ToyGame:
         self, rules: Any, seed: int, seats: Sequence[Mapping[str, Any]], state: Any
     ) -> ToyRecorder:
         return ToyRecorder(rules, seed, seats)
+
+    def tally(self, rules: Any, state: Any) -> RecordTally:
+        return RecordTally(self, self.recorder(rules, 0, [], state))
 
     def schema(self, rules: ToyRules) -> Schema:
         return SCHEMA

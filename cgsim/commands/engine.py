@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
 from cgsim.errors import ConfigError, RecordError
+from cgsim.games.contract import AnyGame
 from cgsim.games.registry import DEFAULT_GAME, get_game
 from cgsim.play.limits import MAX_GAMES, check_int, check_seed
 from cgsim.play.paths import require_output_file
@@ -105,11 +107,16 @@ def register(app: typer.Typer) -> None:
         isolate: Annotated[
             bool, typer.Option("--isolate", help="Each bot in its own process (untrusted bots).")
         ] = False,
+        human: Annotated[
+            list[int] | None,
+            typer.Option(help="Play this seat yourself at the terminal (repeatable)."),
+        ] = None,
     ) -> None:
         """Play one game and print its result table.
 
         The game is played in a worker process, so a bot that ends or hangs its process
-        is reported as that seat's error.
+        is reported as that seat's error; with --human seats it is played here, at the
+        terminal, and the record is always kept (playtest-seed<SEED>.json by default).
         """
         import json
 
@@ -134,9 +141,20 @@ def register(app: typer.Typer) -> None:
             raise ConfigError(
                 f"--bots gives {len(names)} bots for {players} players; give 1 or {players}"
             )
-        specs = [resolve_bot(name, game) for name in names]
+        humans = sorted(set(human or []))
+        for person in humans:
+            if not 0 <= person < players:
+                raise ConfigError(f"--human {person}: no such seat; seats are 0 to {players - 1}")
+        if humans and isolate:
+            raise ConfigError("--human and --isolate: a person's game is played here, not isolated")
+        specs = [resolve_bot(name, game) for seat, name in enumerate(names) if seat not in humans]
         options = parse_variant_options(variant or [])
         rules = the_game.make_rules(players, parse_rule_overrides(rule or []), components, options)
+        if humans:
+            target = record if record is not None else Path(f"playtest-seed{seed}.json")
+            require_output_file(target, "--record")
+            _play_with_people(the_game, rules, seed, names, humans, target)
+            return
         context = WorkerContext(game, rules, tuple(specs), True, 0.0, isolate)
         spec = GameSpec(game_id=0, block=0, seed=seed, bot_seed=seed, seats=tuple(range(players)))
         played = play_in_worker(context, spec)
@@ -191,18 +209,30 @@ def register(app: typer.Typer) -> None:
             ),
         ] = 1,
         events: Annotated[bool, typer.Option(help="List the moves played in each turn.")] = True,
+        html: Annotated[
+            Path | None,
+            typer.Option(help="Write the game as one self-contained page to browse in a browser."),
+        ] = None,
     ) -> None:
         """Replay a recorded game through the engine and render it turn by turn, with the
-        game's notation and the moves played."""
+        game's notation and the moves played (or, with --html, as a page)."""
         from cgsim.games.narrate import end_meaning, tell
         from cgsim.games.recordio import read_record
 
         check_int("--index", index, 1, MAX_GAMES)
+        if html is not None:
+            require_output_file(html, "--html")
         data = read_record(file, index - 1)
         where = str(file) if file.name.endswith(".json") else f"{file}: record {index}"
         the_game = _game_of_record(data, where)
         try:
             the_game.validate_record(data)
+            if html is not None:
+                from cgsim.reporting.viewer import write_viewer
+
+                write_viewer(the_game, data, html)
+                typer.echo(f"viewer written to {html}")
+                return
             for line in tell(the_game, data, turn=turn, moves=events):
                 typer.echo(line)
         except RecordError as error:
@@ -226,15 +256,28 @@ def register(app: typer.Typer) -> None:
             int, typer.Option(help="Also run this many games and report the peak memory (0: skip).")
         ] = 0,
         game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
+        baseline: Annotated[
+            Path | None,
+            typer.Option(
+                help="Also time another cgsim installation (its Python, or a folder with "
+                ".venv) beside this one, alternating: before and after figures."
+            ),
+        ] = None,
     ) -> None:
         """Print speed figures: games per second, per-decision cost, parallel efficiency."""
         from cgsim.studies.bench import memory_bench, run_bench
+        from cgsim.studies.bench_baseline import baseline_bench, baseline_python
 
         get_game(game)  # an unknown game fails before any measurement
         check_int("--games", games, 1, MAX_BENCH_GAMES)
         check_int("--memory-games", memory_games, 0, MAX_GAMES)
         check_seed("--seed", seed)
+        if baseline is not None:
+            baseline_python(baseline)  # a wrong path fails before any measurement
         run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
+        if baseline is not None:
+            typer.echo("")
+            baseline_bench(baseline, games, seed, typer.echo, game)
         if memory_games > 0:
             typer.echo("")
             memory_bench(memory_games, seed, typer.echo, game=game)
@@ -272,3 +315,50 @@ def _print_result(info: Any, game_row: dict[str, Any], seat_rows: list[dict[str,
     typer.echo(f"end: {end}, turns: {game_row.get('turns')}, seed: {game_row.get('seed')}")
     if meaning:
         typer.echo(f"  {end}: {meaning}")
+
+
+def _play_with_people(
+    game: AnyGame,
+    rules: Any,
+    seed: int,
+    names: Sequence[str],
+    humans: Sequence[int],
+    record: Path,
+    console: Any = None,
+) -> None:
+    """Play one game here, the ``humans`` seats asking the console; write its record
+    (partial if a person quits) and print the result table of a finished game."""
+    from cgsim.games.narrate import legend_lines
+    from cgsim.games.recordio import write_record
+    from cgsim.play.bot_registry import resolve_bot
+    from cgsim.play.human import HELP, Console, Table, human_spec, partial_record
+    from cgsim.play.match import play_game
+
+    table = Table(console if console is not None else Console())
+    specs = [
+        human_spec(table, logs=seat == humans[0])
+        if seat in humans
+        else resolve_bot(name, game.info.id)
+        for seat, name in enumerate(names)
+    ]
+    say = table.console.say
+    say("\n".join(legend_lines(game.info)))
+    say(f"\nYou play seat{'s' * (len(humans) > 1)} {', '.join(map(str, humans))}.\n{HELP}")
+    outcome = play_game(game, rules, seed, specs, record=True)
+    if table.quitter is not None:
+        data = partial_record(game, rules, seed, specs, table.actions)
+        write_record(record, data)
+        say(
+            f"\nseat {table.quitter} quit after {len(table.actions)} actions; the game so far "
+            f"is kept in {record} (cgsim replay {record})"
+        )
+        return
+    if outcome.error is not None or outcome.record is None:
+        reason = outcome.error.reason if outcome.error is not None else "no record"
+        typer.echo(f"game ended in error: {reason}", err=True)
+        raise typer.Exit(1)
+    write_record(record, outcome.record)
+    final = list(game.replay(outcome.record))[-1][1]
+    say("\n" + game.render(final))
+    _print_result(game.info, outcome.game, outcome.seats)
+    say(f"record written to {record}")

@@ -113,6 +113,11 @@ def register(app: typer.Typer) -> None:
         typer.echo(format_table(done.table, done.labels))
         for note in done.notes:
             typer.echo(note)
+        if settings is None:
+            from cgsim.studies.power import compare_hints, side_effects
+
+            for line in compare_hints(done.table, side_effects(a, tolerances), alpha):
+                typer.echo(line)
         paths = done.paths
         typer.echo(f"comparison written: {paths['markdown']}, {paths['csv']}, {paths['html']}")
         breaches = beyond_tolerance(done.table, tolerances) if tolerances else []
@@ -166,7 +171,9 @@ def register(app: typer.Typer) -> None:
             int | None,
             typer.Option(
                 help="Games per candidate in the first round, doubled every round "
-                "(overrides [tune] games)."
+                "(overrides [tune] games); for a bot: one round of the search, with this "
+                "many deals per candidate, in the final race and in the confirmation (at "
+                "least 2): a quick trial of a config."
             ),
         ] = None,
     ) -> None:
@@ -177,6 +184,14 @@ def register(app: typer.Typer) -> None:
         loaded = load_config(config, {"seed": seed, "workers": workers, "out": out})
         if games is not None and loaded.tune:
             loaded = with_overrides(loaded, {"tune": {**loaded.tune, "games": games}})
+        if games is not None and loaded.tune_bot:
+            sizes = {
+                "evaluations": loaded.tune_bot.get("batch", 8),
+                "deals": games,
+                "final_deals": games,
+                "confirm_deals": max(2, games),
+            }
+            loaded = with_overrides(loaded, {"tune_bot": {**loaded.tune_bot, **sizes}})
         if loaded.tune_bot:
             if loaded.tune:
                 raise CgsimError(

@@ -129,13 +129,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type informa
             self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.render_as(self.render_mode)
 
     def close(self) -> None:
         """Nothing to release: the game is plain data."""

@@ -89,10 +89,4 @@ class SoloEnv(gymnasium.Env[Array, np.int64]):
         return self.table.mask(0)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = self.table.render()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.render_as(self.render_mode)

@@ -100,6 +100,17 @@ class Table:
     def render(self) -> str:
         return str(self.game.render(self.state))
 
+    def render_as(self, mode: str | None) -> str | None:
+        """The environments' ``render()``: nothing without a mode, the text printed in
+        ``"human"`` mode, returned in ``"ansi"`` mode."""
+        if mode is None:
+            return None
+        text = self.render()
+        if mode == "human":
+            print(text)
+            return None
+        return text
+
     def _settle(self) -> None:
         """Take forced actions until a real decision or the end."""
         game = self.game

@@ -12,7 +12,7 @@ States and rules are opaque to the machinery, must be picklable, and are never m
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -301,6 +301,17 @@ class Benchmark:
     """The player count it applies to."""
 
 
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """A restriction a bot can be put under to measure what a mechanic is worth
+    (restricted play): the actions it forbids, told by the action alone."""
+
+    name: str
+    text: str
+    """What the restricted player never does, in words."""
+    forbids: Callable[[Action], bool]
+
+
 class NoVariant(BaseModel):
     """The variant options of a game that has none."""
 
@@ -340,6 +351,9 @@ class GameInfo:
     ends: tuple[Term, ...] = ()
     """What each of its end statuses (``normal``, ``stalled``, ``aborted``) means in this
     game; the machinery adds ``error`` (a bot failed)."""
+    restrictions: tuple[Restriction, ...] = ()
+    """What a bot can be made to never do (``cgsim mechanics`` plays a bot with and
+    without each): one per mechanic worth measuring."""
 
     def setup(self, name: str) -> Setup:
         """The declared setup of that name."""
@@ -383,6 +397,34 @@ class Recorder(Protocol):
     def finish(self, final: Any) -> dict[str, Any]:
         """The complete JSON-ready record of the game."""
         ...
+
+
+@runtime_checkable
+class Tally(Protocol):
+    """Collects a game's statistics while it is played, without building its record:
+    one call per applied action. A run that keeps no record uses it instead of a
+    recorder and ``Game.summarize``, and must get the same summary from it."""
+
+    def step(self, before: Any, action: Action, after: Any) -> None: ...
+
+    def finish(self, final: Any) -> GameSummary:
+        """The summary of the game, equal to ``summarize`` of its record."""
+        ...
+
+
+class RecordTally:
+    """A tally that builds the record all the same and summarizes it: for a game that has
+    no cheaper way (its summary is then identical by construction)."""
+
+    def __init__(self, game: Game[Any, Any, Any], recorder: Recorder) -> None:
+        self.game = game
+        self.recorder = recorder
+
+    def step(self, before: Any, action: Action, after: Any) -> None:
+        self.recorder.step(before, action, after)
+
+    def finish(self, final: Any) -> GameSummary:
+        return self.game.summarize(self.recorder.finish(final))
 
 
 StateT = TypeVar("StateT")
@@ -456,6 +498,11 @@ class Game(Protocol[StateT, RulesT, ObsT]):
         """A recorder for a game that starts at ``state`` (seats: ``{"bot", "params"}``)."""
         ...
 
+    def tally(self, rules: RulesT, state: StateT) -> Tally:
+        """A tally for a game that starts at ``state``: what ``summarize`` would make of
+        the game's record, without the record."""
+        ...
+
     def schema(self, rules: RulesT) -> Schema:
         """Every column the game adds to the result tables under ``rules`` (declared, never
         inferred from a played game), with how balance breaks each one down."""
@@ -491,6 +538,46 @@ class Game(Protocol[StateT, RulesT, ObsT]):
         naming the turn and event at the first event that does not match what the engine
         does, or that the engine cannot replay at all (never another exception).
         """
+        ...
+
+
+@runtime_checkable
+class Pictured(Protocol):
+    """A game the browser viewer can draw (``cgsim replay --html``): the engine says what
+    each state shows, as data, and a script of the game's own draws that data."""
+
+    def picture(self, state: Any) -> dict[str, Any]:
+        """What the viewer draws of a state, JSON-ready; ``scores`` holds each seat's
+        score so far in the score unit's lead unit (the page's chart)."""
+        ...
+
+    def drawing(self) -> str:
+        """The page script defining ``drawGame(element, picture, options)``."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One entry of the menu a person picks from: an action (a leaf) or a group of further
+    choices (a tile, then a bed, then a placement), with an optional drawing."""
+
+    label: str
+    action: Action | None = None
+    drawing: str = ""
+    """Lines drawn under the label (a placement on its bed), empty for none."""
+    options: tuple[Choice, ...] = ()
+
+
+@runtime_checkable
+class Playable(Protocol):
+    """A game a person can play at the terminal (``cgsim play --human``)."""
+
+    def choices(self, view: Any, legal: Sequence[Action]) -> tuple[Choice, ...]:
+        """The legal actions as a menu a person can use, from what the seat sees."""
+        ...
+
+    def render_view(self, view: Any) -> str:
+        """What the seat sees, drawn as text (its observation: hidden cards stay hidden)."""
         ...
 
 

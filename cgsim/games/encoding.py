@@ -15,11 +15,12 @@ generic and the documentation of every slice and index is generated from them
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -237,6 +238,9 @@ class Encoding(ABC):
         return "\n".join(lines)
 
 
+EncodingT = TypeVar("EncodingT", bound=Encoding)
+
+
 class Encoder(Protocol):
     """What a game's encoding module offers (see ``registry.get_encoder``)."""
 
@@ -247,6 +251,21 @@ class Encoder(Protocol):
     def rules_of(self, observation: Any) -> Any:
         """The rules an observation was made under (a bot learns them from what it sees)."""
         ...
+
+
+class CachedEncoder(Generic[EncodingT]):
+    """An :class:`Encoder` that makes one encoding per rules object (rules are immutable
+    and hashable, and a game is played under few) and reads the rules an observation
+    carries in its ``rules`` field."""
+
+    def __init__(self, make: Callable[[Any], EncodingT]) -> None:
+        self._encoding = functools.lru_cache(maxsize=8)(make)
+
+    def encoding(self, rules: Any) -> EncodingT:
+        return self._encoding(rules)
+
+    def rules_of(self, observation: Any) -> Any:
+        return observation.rules
 
 
 def one_hot(target: Array, index: int) -> None:

@@ -26,6 +26,8 @@ from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult
 
 REASON_LIMIT = 500
+MAX_UNLIMITED = 1 << 62
+"""The action count that stands for "no cap" (no game comes near it)."""
 """Longest fault reason kept (a bot's exception text can be huge)."""
 
 Decide = Callable[[int, Bot, Any, Sequence[Action], random.Random], Action]
@@ -129,10 +131,14 @@ def play(
         if bot_call is not None:
             bot_call(None)
     watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
+    # The game's calls bound once: this loop runs once per action of every game.
+    is_terminal, current_player = game.is_terminal, game.current_player
+    legal_actions, apply, observation = game.legal_actions, game.apply, game.observation
+    limit = MAX_UNLIMITED if max_actions is None else max_actions
     actions = 0
-    while not game.is_terminal(state):
-        seat = game.current_player(state)
-        legal = game.legal_actions(state)
+    while not is_terminal(state):
+        seat = current_player(state)
+        legal = legal_actions(state)
         if len(legal) == 1:
             action = legal[0]
         elif not legal:
@@ -141,7 +147,7 @@ def play(
             if before_decision is not None:
                 before_decision(state, seat)
             bot = bots[seat]
-            view = game.observation(state, seat)
+            view = observation(state, seat)
             if bot_call is not None:
                 bot_call(seat)
             try:
@@ -158,23 +164,24 @@ def play(
                 raise BotFault(seat, reason, bot_name(bot))
             if bot_call is not None:
                 bot_call(None)
-        after = game.apply(state, action)
+        after = apply(state, action)
         if after_action is not None:
             after_action(state, action, after)
-        for watcher_seat, watcher in watchers:
-            view = game.observation(after, watcher_seat)
-            if bot_call is not None:
-                bot_call(watcher_seat)
-            try:
-                watcher.observe(view, seat, action)
-            except BotFault:
-                raise
-            except (Exception, SystemExit) as error:
-                raise BotFault(watcher_seat, describe(error), bot_name(watcher)) from error
-            if bot_call is not None:
-                bot_call(None)
+        if watchers:
+            for watcher_seat, watcher in watchers:
+                view = observation(after, watcher_seat)
+                if bot_call is not None:
+                    bot_call(watcher_seat)
+                try:
+                    watcher.observe(view, seat, action)
+                except BotFault:
+                    raise
+                except (Exception, SystemExit) as error:
+                    raise BotFault(watcher_seat, describe(error), bot_name(watcher)) from error
+                if bot_call is not None:
+                    bot_call(None)
         state = after
         actions += 1
-        if max_actions is not None and actions >= max_actions and not game.is_terminal(state):
+        if actions >= limit and not is_terminal(state):
             raise RuntimeError(f"no end after {max_actions} actions")
     return state

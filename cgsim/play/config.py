@@ -116,6 +116,13 @@ class RunConfig(BaseModel):
     tune_bot: dict[str, Any] = Field(
         default_factory=dict, description="'cgsim tune': [tune_bot] a bot's free parameters"
     )
+    sensitivity: dict[str, Any] = Field(
+        default_factory=dict,
+        description="'cgsim sensitivity': knobs, steps, interactions",
+    )
+    mechanics: dict[str, Any] = Field(
+        default_factory=dict, description="'cgsim mechanics': restrictions, negligible"
+    )
 
     @field_validator("game")
     @classmethod

@@ -122,8 +122,11 @@ def _play(
     referee: _Referee | None,
     seat_seeds: Sequence[int],
     max_actions: int | None,
+    record: bool,
     watch: BotWatch,
-) -> tuple[GameResult, dict[str, Any]]:
+) -> tuple[GameResult, GameSummary, dict[str, Any] | None]:
+    """Play the game; its summary comes from its record when the record is kept, else
+    from the game's tally (the same summary, without building the record)."""
     bots: list[Bot] = []
     for seat, spec in enumerate(specs):
         watch(seat)
@@ -136,19 +139,28 @@ def _play(
         watch(None)
     rngs = [random.Random(s) for s in seat_seeds]
     state = game.new_game(rules, seed)
+
+    def play(after_action: loop.AfterAction) -> Any:
+        return loop.play(
+            game,
+            state,
+            bots,
+            rngs,
+            decide=referee,
+            after_action=after_action,
+            bot_call=watch,
+            max_actions=MAX_ACTIONS if max_actions is None else min(max_actions, MAX_ACTIONS),
+        )
+
+    if not record:
+        tally = game.tally(rules, state)
+        final = play(tally.step)
+        return game.result(final), tally.finish(final), None
     seat_data = [{"bot": spec.name, "params": spec.params_dict()} for spec in specs]
     recorder = game.recorder(rules, seed, seat_data, state)
-    final = loop.play(
-        game,
-        state,
-        bots,
-        rngs,
-        decide=referee,
-        after_action=recorder.step,
-        bot_call=watch,
-        max_actions=MAX_ACTIONS if max_actions is None else min(max_actions, MAX_ACTIONS),
-    )
-    return game.result(final), recorder.finish(final)
+    final = play(recorder.step)
+    record_data = recorder.finish(final)
+    return game.result(final), game.summarize(record_data), record_data
 
 
 def _game_row(
@@ -169,7 +181,7 @@ def _game_row(
 
 def _extend(core: Row, extra: Row) -> Row:
     """Core columns first; game-specific ones after, never replacing a core column."""
-    return core | {key: value for key, value in extra.items() if key not in core}
+    return {**core, **extra, **core}  # (a key keeps its first place, takes its last value)
 
 
 def error_outcome(
@@ -227,7 +239,7 @@ def _table_row(row: Row, game_id: int, block: int, labels: Sequence[str]) -> Row
     lead: Row = {"game_id": game_id, "block": block, "seat": seat}
     if isinstance(seat, int) and 0 <= seat < len(labels):
         lead["bot"] = labels[seat]
-    return lead | {key: value for key, value in row.items() if key not in lead}
+    return {**lead, **row, **lead}
 
 
 def _finished_outcome(
@@ -312,10 +324,9 @@ def play_game(
     watch.game(game_id)
     start = time.perf_counter()
     try:
-        result, record_data = _play(
-            game, rules, seed, bots, referee, seat_seeds, max_actions, watch
+        result, summary, record_data = _play(
+            game, rules, seed, bots, referee, seat_seeds, max_actions, record, watch
         )
-        summary = game.summarize(record_data)
         outcome = _finished_outcome(
             game, game_id, block, seed, labels, result, summary, time.perf_counter() - start
         )
@@ -329,7 +340,7 @@ def play_game(
             raise
         reason = describe(error)
     else:
-        if record:
+        if record_data is not None:
             outcome.record = {**record_data, "game_id": game_id, "block": block}
         return outcome
     finally:

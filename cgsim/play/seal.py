@@ -64,6 +64,8 @@ def _slot_names(cls: type) -> tuple[str, ...]:
     for klass in reversed(cls.__mro__):
         slots = klass.__dict__.get("__slots__", ())
         names.extend([slots] if isinstance(slots, str) else slots)
+        # A class compiled with mypyc keeps its attributes in C fields it names here.
+        names.extend(klass.__dict__.get("__mypyc_attrs__", ()))
     return tuple(name for name in names if name not in ("__dict__", "__weakref__"))
 
 

@@ -46,11 +46,21 @@ PARTIAL_DIR = "partial"
 """Finished games of chunks a stopped run left incomplete, kept for the next run."""
 
 SORT_KEYS: dict[str, list[str]] = {"games": ["game_id"], "seats": ["game_id", "seat"]}
-RUN_IDENTITY_IGNORES = ("workers", "out", "isolate", "tune", "tune_bot", "sweep")
-"""Config fields that may change between a run and its resumption: results do not depend
-on them (isolated bots play the same games; the study tables only say which runs a study
-makes), and the folder being resumed is the run's wherever ``out`` named it from
-(relative or absolute, from any working directory)."""
+RUN_IDENTITY_IGNORES = (
+    "workers",
+    "out",
+    "isolate",
+    "tune",
+    "tune_bot",
+    "sweep",
+    "sensitivity",
+    "mechanics",
+)
+"""Config fields that may change between a run and its resumption (or that a run made
+before they existed lacks): results do not depend on them (isolated bots play the same
+games; the study tables only say which runs a study makes), and the folder being resumed
+is the run's wherever ``out`` named it from (relative or absolute, from any working
+directory)."""
 RUN_IDENTITY_PATHS = ("components",)
 """Config fields that are paths: the same file named two ways is the same run."""
 

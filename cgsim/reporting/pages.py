@@ -153,6 +153,8 @@ class PageSection:
     text: str = ""
     tables: Sequence[PageTable] = ()
     plots: Sequence[Path] = ()
+    links: Sequence[tuple[str, str]] = ()
+    """A list of ``(text, relative address)`` links after the tables (viewer pages)."""
 
 
 @dataclass(frozen=True)
@@ -191,6 +193,8 @@ def render_markdown(page: Page, folder: Path) -> str:
         if section.text:
             out += [section.text, ""]
         out += _markdown_tables(section.tables)
+        out += [f"- [{text}]({href})" if href else f"- {text}" for text, href in section.links]
+        out += [""] if section.links else []
         for plot in section.plots:
             link = Path(os.path.relpath(plot, folder)).as_posix()
             out += [f"![{plot.stem}]({link})", ""]
@@ -232,6 +236,14 @@ def render_html(page: Page) -> str:
         if section.text:
             out.append(f"<p>{html.escape(section.text)}</p>")
         out += _html_tables(section.tables)
+        if section.links:
+            items = "".join(
+                f'<li><a href="{html.escape(href)}">{html.escape(text)}</a></li>'
+                if href
+                else f"<li>{html.escape(text)}</li>"
+                for text, href in section.links
+            )
+            out.append(f"<ul>{items}</ul>")
         out += [html_image(plot) for plot in section.plots]
     out.append("</body></html>")
     return "\n".join(out) + "\n"

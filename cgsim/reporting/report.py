@@ -11,7 +11,7 @@ generically when the results have them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +39,7 @@ from cgsim.reporting.balance import (
 )
 from cgsim.reporting.intervals import interval_table
 from cgsim.reporting.metrics import DECIDED_ENDS, schema_of
+from cgsim.reporting.notable import notable_section
 from cgsim.reporting.pages import Page, PageSection, PageTable, format_value, shown_rows, write_page
 from cgsim.reporting.ratings import rate_bots
 from cgsim.reporting.stats import SUMMARY_QUANTILES
@@ -125,7 +126,12 @@ def save_report(report: Report, out_dir: Path) -> ReportPaths:
     plot_paths = {
         name: make(out_dir / "plots" / f"{name}.png") for name, make in report.plot_makers.items()
     }
-    markdown, page = write_page(report_page(report, plot_paths), out_dir, "report")
+    page_of_report = report_page(report, plot_paths)
+    notable = notable_section(report.results_dir, out_dir)
+    if notable is not None:
+        sections = [*page_of_report.sections, notable]
+        page_of_report = replace(page_of_report, sections=sections)
+    markdown, page = write_page(page_of_report, out_dir, "report")
     return ReportPaths(markdown=markdown, html=page, tables=table_paths, plots=plot_paths)
 
 

@@ -140,3 +140,63 @@ def plot_search_path(path_table: pl.DataFrame, path: Path) -> Path:
     axes.set_ylabel("loss (distance to targets)")
     axes.set_title("Search path")
     return save_png(figure, path)
+
+
+@styled
+def plot_tornado(effects: pl.DataFrame, path: Path, *, title: str) -> Path:
+    """Sensitivity: per knob, the change one step down and one step up (with 95%
+    intervals), knobs ranked by their largest change, the largest on top."""
+    order = (
+        effects.group_by("knob", maintain_order=True)
+        .agg(pl.col("difference").abs().max().alias("largest"))
+        .sort("largest", descending=True, nulls_last=True, maintain_order=True)["knob"]
+        .to_list()
+    )
+    figure = new_figure(WIDTH, max(3.0, 0.45 * len(order) + 1.8))
+    axes = figure.add_subplot()
+    positions = {knob: k for k, knob in enumerate(order)}
+    for offset, (direction, colour) in enumerate((("down", COLOURS[0]), ("up", COLOURS[1]))):
+        part = effects.filter(pl.col("direction") == direction)
+        if part.is_empty():
+            continue
+        y = np.array([positions[k] for k in part["knob"].to_list()]) + (offset - 0.5) * 0.4
+        values = part["difference"].cast(pl.Float64).fill_null(0.0).to_numpy()
+        axes.barh(y, values, height=0.38, color=colour, label=f"one step {direction}")
+        axes.errorbar(
+            values,
+            y,
+            xerr=interval_errors(
+                part.with_columns(pl.col("difference").fill_null(0.0)), "difference"
+            ),
+            fmt="none",
+            ecolor="#333333",
+            capsize=2,
+        )
+    axes.axvline(0.0, color="#333333", linewidth=0.8)
+    axes.set_yticks(range(len(order)), order)
+    axes.invert_yaxis()
+    axes.set_xlabel(f"change of {title} against the base")
+    axes.set_title(f"Which knob moves {title}")
+    axes.legend(fontsize="small")
+    return save_png(figure, path)
+
+
+@styled
+def plot_worth(table: pl.DataFrame, path: Path, *, label: str) -> Path:
+    """Restricted play: each restriction's change of the bot's ``label`` (restricted -
+    unrestricted) with its 95% interval; the most costly on top."""
+    rows = table.sort("change", nulls_last=True)
+    names = rows["restriction"].to_list()
+    figure = new_figure(WIDTH, max(3.0, 0.45 * len(names) + 1.8))
+    axes = figure.add_subplot()
+    values = rows["change"].cast(pl.Float64).fill_null(0.0).to_numpy()
+    positions = np.arange(len(names))
+    axes.barh(positions, values, color=COLOURS[3])
+    errors = interval_errors(rows.with_columns(pl.col("change").fill_null(0.0)), "change")
+    axes.errorbar(values, positions, xerr=np.clip(errors, 0, None), fmt="none", ecolor="#333333")
+    axes.axvline(0.0, color="#333333", linewidth=0.8)
+    axes.set_yticks(positions, names)
+    axes.invert_yaxis()
+    axes.set_xlabel(f"change of {label} when the bot may not use it")
+    axes.set_title(f"What each mechanic is worth ({label})")
+    return save_png(figure, path)

@@ -83,14 +83,16 @@ def match_games_per_second(
     seed: int,
     game: str = DEFAULT_GAME,
     variant: dict[str, Any] | None = None,
+    record: bool = False,
 ) -> float:
-    """The same through the runner's match loop (bots, records and summaries included)."""
+    """The same through the runner's match loop: bots, result rows and summaries (from
+    the record when ``record``, else from the game's tally, as in a run without records)."""
     the_game = get_game(game)
     rules = the_game.make_rules(players, {}, None, variant or {})
     specs = [resolve_bot("random", game)] * players
     start = time.perf_counter()
     for game_seed in range(seed, seed + games):
-        play_game(the_game, rules, game_seed, specs)
+        play_game(the_game, rules, game_seed, specs, record=record)
     return games / (time.perf_counter() - start)
 
 
@@ -150,12 +152,16 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEF
         rate, decisions = random_games_per_second(setup.players, variant, games, seed, game)
         echo(f"{setup.name:<32} {rate:>9.0f} {decisions:>15.1f}")
     echo("")
-    echo("Match loop (bots, record and summary per game), random bots, one core")
+    echo("Match loop (bots, rows and summary per game), random bots, one core")
+    echo(f"{'players':<32} {'no records':>11} {'over engine':>12} {'records':>9}")
     for setup in match_setups(the_game):
-        rate = match_games_per_second(
-            setup.players, max(20, games // 3), seed, game, dict(setup.variant)
-        )
-        echo(f"{_players_label(setup.players):<32} {rate:>9.0f}")
+        n, variant = max(20, games // 3), dict(setup.variant)
+        # The engine alone on the same games just before, so drift hits both alike.
+        bare, _ = random_games_per_second(setup.players, variant, n, seed, game)
+        rate = match_games_per_second(setup.players, n, seed, game, variant)
+        kept = match_games_per_second(setup.players, n, seed, game, variant, record=True)
+        over = f"{bare / rate - 1:+.0%}"
+        echo(f"{_players_label(setup.players):<32} {rate:>11.0f} {over:>12} {kept:>9.0f}")
     echo("")
     echo(f"Bots: mean cost per real decision ({_players_label(_bot_players(the_game))})")
     echo(f"{'bot':<14} {'ms/decision':>12} {'decisions':>10}")

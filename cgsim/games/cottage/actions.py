@@ -8,20 +8,20 @@ bit 11 the bed, bits 12-15 a nursery cell, bits 16-19 the kind.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple, overload
+from typing import Final, NamedTuple, overload
 
-RAMBLE = 1
-TILE = 2
-POT = 3
-CAT = 4
-PASS = 5
-DONE = 6
-SCORE = 7
-CUBE = 8
-BONUS_POT = 9
-PENALTY = 10
-CORNERS = 11
-KIND_NAMES = {
+RAMBLE: Final = 1
+TILE: Final = 2
+POT: Final = 3
+CAT: Final = 4
+PASS: Final = 5
+DONE: Final = 6
+SCORE: Final = 7
+CUBE: Final = 8
+BONUS_POT: Final = 9
+PENALTY: Final = 10
+CORNERS: Final = 11
+KIND_NAMES: Final = {
     RAMBLE: "ramble",
     TILE: "tile",
     POT: "pot",
@@ -35,8 +35,8 @@ KIND_NAMES = {
     CORNERS: "corners",
 }
 
-INDEX_BITS = 11
-INDEX_MASK = (1 << INDEX_BITS) - 1
+INDEX_BITS: Final = 11
+INDEX_MASK: Final = (1 << INDEX_BITS) - 1
 
 
 def encode(kind: int, index: int = 0, bed: int = 0, cell: int = 0) -> int:
@@ -57,7 +57,7 @@ class Decoded(NamedTuple):
         return KIND_NAMES.get(self.kind, f"unknown({self.kind})")
 
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple.__new__
 
 
 def decode(action: int) -> Decoded:
@@ -73,6 +73,24 @@ def decode(action: int) -> Decoded:
 
 def kind_of(action: int) -> int:
     return action >> 16
+
+
+# The fields one at a time: the engine reads an applied action's fields with these, which
+# build nothing (``decode`` builds a named tuple, for bots and messages).
+
+
+def index_of(action: int) -> int:
+    """The placement, bed cell, cube code or corner set of an action."""
+    return action & INDEX_MASK
+
+
+def bed_index(action: int) -> int:
+    return action >> 11 & 1
+
+
+def cell_of(action: int) -> int:
+    """The nursery cell of a tile action."""
+    return action >> 12 & 15
 
 
 def cube_code(color: int, cube: int) -> int:

@@ -83,6 +83,24 @@ def cells_mask(cells: Iterable[int]) -> Mask:
     return mask
 
 
+Printed = dict[tuple[str, str], int]
+"""Cells showing a printed pot or cloche, per (board id, side), as a mask."""
+
+
+def printed_cells(boards: Mapping[str, Mapping[str, Sequence[str]]]) -> Printed:
+    """The printed cells of boards given as a record's ``components.boards``."""
+    return {
+        (str(board), side): cells_mask(
+            cell_index(r, c)
+            for r, row in enumerate(rows)
+            for c, char in enumerate(row)
+            if char != "."
+        )
+        for board, sides in boards.items()
+        for side, rows in sides.items()
+    }
+
+
 @dataclass(frozen=True, slots=True)
 class Placement:
     """One distinct way to put a tile kind on an empty 5x5 bed."""
@@ -173,6 +191,8 @@ class Catalogue:
     """Per kind, the masks of its placements in placement order."""
     _tile_ids: Mapping[str, int] = field(init=False, repr=False, compare=False)
     _board_ids: Mapping[str, int] = field(init=False, repr=False, compare=False)
+    printed: Printed = field(init=False, repr=False, compare=False)
+    """The boards' printed cells, as the games' statistics read them (computed once)."""
 
     def __post_init__(self) -> None:
         tile_ids = _unique_ids([tile.id for tile in self.tiles], self.source, "tile")
@@ -182,6 +202,8 @@ class Catalogue:
         object.__setattr__(self, "tile_kind", tuple(tile.kind for tile in self.tiles))
         masks = tuple(tuple(p.mask for p in kind.placements) for kind in self.kinds)
         object.__setattr__(self, "kind_placement_masks", masks)
+        boards = {b.id: {"light": b.light.rows, "dark": b.dark.rows} for b in self.boards}
+        object.__setattr__(self, "printed", printed_cells(boards))
 
     def tile_index(self, tile_id: str) -> int:
         """Index of a tile id (as a record names it); unknown ids are a bad record."""

@@ -3,6 +3,8 @@ and the columns it adds to the result tables (see ``cgsim.games.contract.GameInf
 
 from __future__ import annotations
 
+from functools import partial
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from cgsim.games.contract import (
@@ -14,10 +16,12 @@ from cgsim.games.contract import (
     ComponentTable,
     Frequency,
     GameInfo,
+    Restriction,
     Schema,
     ScoreUnit,
     Setup,
 )
+from cgsim.games.cottage import actions
 from cgsim.games.cottage.describe import ENDS, NOTATION
 from cgsim.games.cottage.state import Rules
 
@@ -120,6 +124,24 @@ def schema(rules: Rules) -> Schema:
     return Schema(GAME_COLUMNS, (*SEAT_COUNTERS, *cubes, BEEHIVES), (BEDS, TILES))
 
 
+def _kind_in(kinds: frozenset[int], action: int) -> bool:
+    return actions.kind_of(action) in kinds
+
+
+def _never(name: str, text: str, *kinds: int) -> Restriction:
+    return Restriction(name, text, partial(_kind_in, frozenset(kinds)))
+
+
+RESTRICTIONS = (
+    _never("ramble", "never rambles (returns a cat to refill the path early)", actions.RAMBLE),
+    _never("cats", "never places a cat on a bed", actions.CAT),
+    _never("pots", "never takes a flowerpot as the main action", actions.POT),
+    _never("bonus-pots", "never places a bonus flowerpot", actions.BONUS_POT),
+)
+"""What restricted play measures in Cottage Garden (by the action's kind; ignoring the
+beehives would need the scoring choices, not a kind, and is not declared)."""
+
+
 INFO = GameInfo(
     id="cottage-garden",
     title="Cottage Garden",
@@ -141,4 +163,5 @@ INFO = GameInfo(
     score_unit=ScoreUnit("points", "cube values plus beehives"),
     notation=NOTATION,
     ends=ENDS,
+    restrictions=RESTRICTIONS,
 )

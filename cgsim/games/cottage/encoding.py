@@ -8,8 +8,6 @@ by ``encoding(rules).describe()`` (docs/env.md shows them for the default rules)
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from cgsim.games.contract import Action
@@ -39,6 +37,7 @@ from cgsim.games.encoding import (
     ActionSpace,
     Args,
     Array,
+    CachedEncoder,
     Encoding,
     Field,
     ObservationLayout,
@@ -276,19 +275,5 @@ class CottageEncoding(Encoding):
         field("bed_cells")[:] = (masks[..., None] >> _SHIFTS) & 1
 
 
-class CottageEncoder:
-    """Cottage Garden's encoder: one encoding per rules object, made once."""
-
-    def encoding(self, rules: Rules) -> CottageEncoding:
-        return _encoding(rules)
-
-    def rules_of(self, observation: State) -> Rules:
-        return observation.rules
-
-
-@functools.lru_cache(maxsize=8)
-def _encoding(rules: Rules) -> CottageEncoding:
-    return CottageEncoding(rules)
-
-
-ENCODER = CottageEncoder()
+ENCODER = CachedEncoder(CottageEncoding)
+"""Cottage Garden's encoder: one encoding per rules object, made once."""

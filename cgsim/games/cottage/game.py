@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError
-from cgsim.games.contract import Game, GameInfo, GameResult, GameSummary, Schema
+from cgsim.games.contract import Choice, Game, GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.cottage import rules as engine
-from cgsim.games.cottage.actions import LegalActions
+from cgsim.games.cottage.choices import choices
 from cgsim.games.cottage.components import load_catalogue
 from cgsim.games.cottage.declaration import ENGINE_VERSION, INFO, schema
 from cgsim.games.cottage.describe import describe_turns
+from cgsim.games.cottage.picture import picture
 from cgsim.games.cottage.record import CottageRecorder, replay, validate_record
 from cgsim.games.cottage.render import render
 from cgsim.games.cottage.scoring import result_of
 from cgsim.games.cottage.settings import corner_count, make_settings
 from cgsim.games.cottage.state import Rules, State
-from cgsim.games.cottage.summary import summarize
+from cgsim.games.cottage.summary import CottageTally, summarize
 
 
 class CottageGarden:
@@ -63,23 +65,14 @@ class CottageGarden:
             data["score_benchmarks"] = benchmarks
         return data
 
-    def new_game(self, rules: Any, seed: int) -> State:
-        return engine.new_game(rules, seed)
-
-    def current_player(self, state: Any) -> int:
-        return int(state.seat)
-
-    def is_terminal(self, state: Any) -> bool:
-        return engine.is_over(state)
-
-    def legal_actions(self, state: Any) -> LegalActions:
-        return engine.legal_actions(state)
-
-    def apply(self, state: Any, action: int) -> State:
-        return engine.apply(state, action)
-
-    def observation(self, state: Any, seat: int) -> State:
-        return state  # type: ignore[no-any-return]
+    # The calls made at every decision go straight to the engine's functions (compiled,
+    # where the build compiled them): no Python frame of a method in between.
+    new_game = staticmethod(engine.new_game)
+    current_player = staticmethod(engine.current_player)
+    is_terminal = staticmethod(engine.is_over)
+    legal_actions = staticmethod(engine.legal_actions)
+    apply = staticmethod(engine.apply)
+    observation = staticmethod(engine.observation)
 
     def describe_action(self, state: Any, action: int) -> str:
         return engine.describe(state, action)
@@ -91,6 +84,9 @@ class CottageGarden:
         self, rules: Any, seed: int, seats: Sequence[Mapping[str, Any]], state: Any
     ) -> CottageRecorder:
         return CottageRecorder(seed, seats, state, ENGINE_VERSION)
+
+    def tally(self, rules: Any, state: Any) -> CottageTally:
+        return CottageTally(rules, state)
 
     def schema(self, rules: Rules) -> Schema:
         return schema(rules)
@@ -109,6 +105,18 @@ class CottageGarden:
 
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
         return replay(record)
+
+    def picture(self, state: Any) -> dict[str, Any]:
+        return picture(state)
+
+    def drawing(self) -> str:
+        return (files("cgsim.games.cottage") / "drawing.js").read_text(encoding="utf-8")
+
+    def choices(self, view: Any, legal: Sequence[int]) -> tuple[Choice, ...]:
+        return choices(view, legal)
+
+    def render_view(self, view: Any) -> str:
+        return render(view)
 
 
 GAME = CottageGarden()

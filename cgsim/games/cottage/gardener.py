@@ -10,7 +10,16 @@ from __future__ import annotations
 from cgsim.games.cottage.nursery import CORNERS
 from cgsim.games.cottage.scoring import release
 from cgsim.games.cottage.settings import corner_count
-from cgsim.games.cottage.state import BLUE, COLOR_NAMES, ORANGE, Phase, Player, Rules, State, cubes
+from cgsim.games.cottage.state import (
+    BLUE,
+    COLOR_NAMES,
+    ORANGE,
+    PHASE_OVER,
+    Player,
+    Rules,
+    State,
+    cubes,
+)
 from cgsim.games.cottage.work import Work
 
 # --------------------------------------------------------------------------- setup corners
@@ -32,12 +41,8 @@ def mark_corners(w: Work, chosen: int) -> bool:
     corners = tuple(CORNERS[i] for i in range(len(CORNERS)) if chosen >> i & 1)
     placed = min(len(corners), w.supply_cats)
     w.supply_cats -= placed
-    w.set_me(w.me._replace(corners=corners[:placed]))
-    later = [
-        seat
-        for seat, age in enumerate(w.rules.settings.children)
-        if age is not None and seat > w.seat
-    ]
+    w.set_my_corners(corners[:placed])
+    later = [seat for seat, age in enumerate(w.rules.children) if age is not None and seat > w.seat]
     if later:
         w.seat = later[0]
         return False
@@ -101,12 +106,10 @@ def do_penalty(w: Work, color: int, cube: int) -> None:
 
 
 def _discard(w: Work, seat: int, b: int) -> None:
-    player = w.players[seat]
-    bed = player.beds[b]
+    bed = w.players[seat].beds[b]
     assert bed is not None
     release(w, bed)
-    beds = (None, player.beds[1]) if b == 0 else (player.beds[0], None)
-    w.players[seat] = player._replace(beds=beds)
+    w.set_bed_of(seat, b, None)
     w.emit(
         {"e": "discard_bed", "seat": seat, "bed": b, "to_path": [w.tile_id(t) for t in bed.placed]}
     )
@@ -121,31 +124,30 @@ def gardener(w: Work) -> None:
 
     The next turn is not started here but flagged in ``turn_pending`` (see ``run_turns``).
     """
-    rules, s = w.rules, w.rules.settings
+    rules = w.rules
     was_final = w.final_round
     starts_final = False
     corner_gains: list[int] = []
-    for step in range(1, s.gardener_step + 1):
-        space = (w.space + step) % s.track_spaces
-        if not w.final_round and not starts_final and space == s.turning_space:
+    for step in range(1, rules.gardener_step + 1):
+        space = (w.space + step) % rules.track_spaces
+        if not w.final_round and not starts_final and space == rules.turning_space:
             w.value += 1
-            starts_final = w.value >= s.final_value
+            starts_final = w.value >= rules.final_value
         corner = rules.corner_at[space]
         if corner >= 0:
             corner_gains.extend(seat for seat, p in enumerate(w.players) if corner in p.corners)
-    w.space = (w.space + s.gardener_step) % s.track_spaces
+    w.space = (w.space + rules.gardener_step) % rules.track_spaces
     w.final_round = w.final_round or starts_final
     w.emit({"e": "gardener", "space": w.space, "value": w.value, "final_round": w.final_round})
     for seat in corner_gains:
         if w.supply_cats > 0:
             w.supply_cats -= 1
-            player = w.players[seat]
-            w.players[seat] = player._replace(cats=player.cats + 1)
+            w.set_cats(seat, w.players[seat].cats + 1)
             w.emit({"e": "gain_cat", "why": "corner", "seat": seat})
     if starts_final:
         for seat, player in enumerate(w.players):
             for b, bed in enumerate(player.beds):
-                if bed is not None and len(bed.placed) < s.discard_below:
+                if bed is not None and len(bed.placed) < rules.discard_below:
                     _discard(w, seat, b)
         if _nobody_has_beds(w):
             w.end = "normal"
@@ -159,10 +161,10 @@ def gardener(w: Work) -> None:
                     if bed is not None:
                         _discard(w, seat, b)
             w.end = "stalled"
-    if w.end is None and w.turn >= s.turn_cap:
+    if w.end is None and w.turn >= rules.turn_cap:
         w.end = "aborted"
     if w.end is not None:
-        w.phase = Phase.OVER
+        w.phase = PHASE_OVER
         return
     w.seat = (w.seat + 1) % rules.players
     w.turn_pending = True

@@ -7,11 +7,18 @@ gardener first: that is the refill order.
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
-NURSERY_CELLS = 16
-CORNERS: tuple[int, ...] = (0, 3, 15, 12)
+NURSERY_CELLS: Final = 16
+CORNERS: Final[tuple[int, ...]] = (0, 3, 15, 12)
 """Nursery corner cells, in the order of the sides they come before: corner before side 0
 (between left and top) is (0,0), side 1 (0,3), side 2 (3,3), side 3 (3,0)."""
+
+
+NURSERY_RC: Final[tuple[tuple[int, int], ...]] = tuple(
+    divmod(cell, 4) for cell in range(NURSERY_CELLS)
+)
+"""``(row, col)`` of every nursery cell."""
 
 
 def nursery_index(r: int, c: int) -> int:
@@ -32,7 +39,7 @@ def _edge_row(side: int, j: int) -> tuple[tuple[int, int], ...]:
     return tuple((3 - j, i) for i in range(4))
 
 
-_DIAGONALS: tuple[tuple[tuple[int, int], ...], ...] = (
+_DIAGONALS: Final[tuple[tuple[tuple[int, int], ...], ...]] = (
     ((0, 0), (1, 1), (2, 2), (3, 3)),
     ((0, 3), (1, 2), (2, 1), (3, 0)),
     ((3, 3), (2, 2), (1, 1), (0, 0)),

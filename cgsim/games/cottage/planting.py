@@ -7,12 +7,21 @@ pot from the supply, a cat from the reserve.
 
 from __future__ import annotations
 
-from cgsim.games.cottage.actions import CAT, POT, TILE, Decoded, encode
-from cgsim.games.cottage.components import Mask, cell_rc, mask_cells
+from cgsim.games.cottage.actions import (
+    CAT,
+    POT,
+    TILE,
+    bed_index,
+    cell_of,
+    encode,
+    index_of,
+)
+from cgsim.games.cottage.cells import FEATURE_KEYS, cells_of, rc
+from cgsim.games.cottage.components import Mask
 from cgsim.games.cottage.describe import illegal
-from cgsim.games.cottage.nursery import nursery_rc
-from cgsim.games.cottage.state import Bed, Player, State
-from cgsim.games.cottage.work import Work, rc
+from cgsim.games.cottage.nursery import NURSERY_RC, nursery_rc
+from cgsim.games.cottage.state import Bed, Player, State, bed_blocked, bed_empty
+from cgsim.games.cottage.work import Work, bed_with
 
 Segment = tuple[int, tuple[int, ...]]
 """A base action and the indexes that complete it (see ``LegalActions``)."""
@@ -22,7 +31,10 @@ Segment = tuple[int, tuple[int, ...]]
 
 
 def has_empty_cell(player: Player) -> bool:
-    return any(bed is not None and bed.empty for bed in player.beds)
+    first, second = player.beds
+    return bool(
+        (first is not None and bed_empty(first)) or (second is not None and bed_empty(second))
+    )
 
 
 def can_place_cat(player: Player) -> bool:
@@ -32,13 +44,15 @@ def can_place_cat(player: Player) -> bool:
 def tile_fits(w: Work) -> bool:
     """Whether some Gardener Row tile fits one of the current player's beds."""
     rules = w.rules
-    kinds = rules.catalogue.tile_kind
-    beds = w.me.beds
+    kinds = rules.tile_kind
+    nursery = w.nursery
+    blocked = [bed_blocked(bed) for bed in w.me.beds if bed is not None]
     for cell in rules.rows[w.space]:
-        tile = w.nursery[cell]
+        tile = nursery[cell]
         if tile >= 0:
-            for bed in beds:
-                if bed is not None and rules.fits(kinds[tile], bed.blocked):
+            kind = kinds[tile]
+            for mask in blocked:
+                if rules.any_fits(kind, mask):
                     return True
     return False
 
@@ -52,11 +66,13 @@ def pot_fits(w: Work) -> bool:
 
 def _token_segments(kind: int, player: Player) -> list[Segment]:
     """A cat or pot on any empty cell of either bed."""
-    return [
-        (encode(kind, bed=b), tuple(mask_cells(bed.empty)))
-        for b, bed in enumerate(player.beds)
-        if bed is not None and bed.empty
-    ]
+    segments: list[Segment] = []
+    for b, bed in enumerate(player.beds):
+        if bed is not None:
+            empty = bed_empty(bed)
+            if empty:
+                segments.append((encode(kind, bed=b), cells_of(empty)))
+    return segments
 
 
 def cat_segments(player: Player) -> list[Segment]:
@@ -66,20 +82,17 @@ def cat_segments(player: Player) -> list[Segment]:
 def main_segments(state: State) -> list[Segment]:
     """The main planting actions: every fitting Gardener Row tile, then every pot cell."""
     rules = state.rules
-    kinds = rules.catalogue.tile_kind
+    kinds = rules.tile_kind
+    nursery = state.nursery
     player = state.players[state.seat]
+    beds = [(b, bed_blocked(bed)) for b, bed in enumerate(player.beds) if bed is not None]
     segments: list[Segment] = []
     for cell in rules.rows[state.space]:
-        tile = state.nursery[cell]
+        tile = nursery[cell]
         if tile >= 0:
-            for b, bed in enumerate(player.beds):
-                if bed is not None:
-                    segments.append(
-                        (
-                            encode(TILE, bed=b, cell=cell),
-                            rules.fits(kinds[tile], bed.blocked),
-                        )
-                    )
+            kind = kinds[tile]
+            for b, blocked in beds:
+                segments.append((encode(TILE, bed=b, cell=cell), rules.fits(kind, blocked)))
     if state.supply_pots > 0:
         segments += _token_segments(POT, player)
     return segments
@@ -89,27 +102,48 @@ def main_segments(state: State) -> list[Segment]:
 
 
 def place_cat(w: Work, b: int, cell: int, why: str) -> None:
-    bed = w.me.beds[b]
+    me = w.me
+    bed = me.beds[b]
     assert bed is not None  # checked by the callers
-    w.set_bed(b, bed._replace(cats=bed.cats | 1 << cell))
-    w.set_me(w.me._replace(cats=w.me.cats - 1))
+    bed = bed_with(
+        bed,
+        bed.tiles,
+        bed.tile_pots,
+        bed.tile_cloches,
+        bed.pots,
+        bed.cats | 1 << cell,
+        bed.placed,
+        bed.shapes,
+    )
+    beds = (bed, me.beds[1]) if b == 0 else (me.beds[0], bed)
+    w.set_player(
+        w.seat,
+        beds,
+        me.orange,
+        me.blue,
+        me.cats - 1,
+        me.beehive,
+        me.has_beehive,
+        me.turns,
+        me.corners,
+    )
     w.placed = True
     w.emit({"e": "cat", "bed": b, "cell": rc(cell), "why": why})
 
 
-def bed_of(state: State, w: Work, action: int, d: Decoded) -> tuple[int, Bed]:
+def bed_of(state: State, w: Work, action: int) -> tuple[int, Bed]:
     """The bed an action names, which must be in play."""
-    bed = w.me.beds[d.bed]
+    bed = w.me.beds[bed_index(action)]
     if bed is None:
-        raise illegal(state, action, f"bed {d.bed} is not in play")
-    return d.bed, bed
+        raise illegal(state, action, f"bed {bed_index(action)} is not in play")
+    return bed_index(action), bed
 
 
-def bed_cell(state: State, action: int, d: Decoded) -> int:
+def bed_cell(state: State, action: int) -> int:
     """The bed cell an action names, which must lie on the 5x5 bed."""
-    if d.place >= 25:
-        raise illegal(state, action, f"cell index {d.place} is outside the 5x5 bed")
-    return d.place
+    if index_of(action) >= 25:
+        raise illegal(state, action, f"cell index {index_of(action)} is outside the 5x5 bed")
+    return index_of(action)
 
 
 def _check_empty(state: State, action: int, b: int, empty: Mask, cell: int) -> None:
@@ -117,21 +151,21 @@ def _check_empty(state: State, action: int, b: int, empty: Mask, cell: int) -> N
         raise illegal(state, action, f"cell {rc(cell)} of bed {b} is not empty soil")
 
 
-def hunt_cat(state: State, w: Work, action: int, d: Decoded, why: str) -> int:
+def hunt_cat(state: State, w: Work, action: int, why: str) -> int:
     """Place a cat from the reserve where the action says; the bed's index."""
-    b, bed = bed_of(state, w, action, d)
-    cell = bed_cell(state, action, d)
+    b, bed = bed_of(state, w, action)
+    cell = bed_cell(state, action)
     if w.me.cats <= 0:
         raise illegal(state, action, "no cat in reserve")
-    _check_empty(state, action, b, bed.empty, cell)
+    _check_empty(state, action, b, bed_empty(bed), cell)
     place_cat(w, b, cell, why)
     return b
 
 
-def take_tile(state: State, w: Work, action: int, d: Decoded) -> None:
+def take_tile(state: State, w: Work, action: int) -> None:
     """Move a Gardener Row tile onto a bed in one of its placements."""
     rules = state.rules
-    cell = d.cell
+    cell = cell_of(action)
     if cell not in rules.rows[state.space]:
         raise illegal(
             state, action, f"nursery cell {list(nursery_rc(cell))} is not in the Gardener Row"
@@ -139,35 +173,39 @@ def take_tile(state: State, w: Work, action: int, d: Decoded) -> None:
     tile = w.nursery[cell]
     if tile < 0:
         raise illegal(state, action, f"nursery cell {list(nursery_rc(cell))} is empty")
-    b, bed = bed_of(state, w, action, d)
-    kind = rules.catalogue.kinds[rules.catalogue.tile_kind[tile]]
-    index = d.place
+    b, bed = bed_of(state, w, action)
+    kind = rules.catalogue.kinds[rules.tile_kind[tile]]
+    index = index_of(action)
     if index >= len(kind.placements):
         raise illegal(state, action, f"tile {kind.kind} has no placement {index}")
     place = kind.placements[index]
-    if place.mask & bed.blocked:
+    mask = place.mask
+    if mask & bed_blocked(bed):
         raise illegal(state, action, "the tile would overlap a tile or token")
-    w.nursery[cell] = -1
+    w.clear_nursery_cell(cell)
     w.set_bed(
         b,
-        bed._replace(
-            tiles=bed.tiles | place.mask,
-            tile_pots=bed.tile_pots | place.pots,
-            tile_cloches=bed.tile_cloches | place.cloches,
-            placed=(*bed.placed, tile),
-            shapes=(*bed.shapes, place.mask),
+        bed_with(
+            bed,
+            bed.tiles | mask,
+            bed.tile_pots | place.pots,
+            bed.tile_cloches | place.cloches,
+            bed.pots,
+            bed.cats,
+            (*bed.placed, tile),
+            (*bed.shapes, mask),
         ),
     )
     w.placed = True
-    features = {}
-    for c in mask_cells(place.pots):
-        features["{},{}".format(*cell_rc(c))] = "pot"
-    for c in mask_cells(place.cloches):
-        features["{},{}".format(*cell_rc(c))] = "cloche"
+    features: dict[str, str] = {}
+    for c in cells_of(place.pots):
+        features[FEATURE_KEYS[c]] = "pot"
+    for c in cells_of(place.cloches):
+        features[FEATURE_KEYS[c]] = "cloche"
     w.emit(
         {
             "e": "take_tile",
-            "from": list(nursery_rc(cell)),
+            "from": list(NURSERY_RC[cell]),
             "tile": w.tile_id(tile),
             "bed": b,
             "cells": [rc(c) for c in place.cells],
@@ -176,14 +214,26 @@ def take_tile(state: State, w: Work, action: int, d: Decoded) -> None:
     )
 
 
-def take_pot(state: State, w: Work, action: int, d: Decoded) -> None:
+def take_pot(state: State, w: Work, action: int) -> None:
     """Move a pot from the supply onto an empty bed cell."""
-    b, bed = bed_of(state, w, action, d)
-    cell = bed_cell(state, action, d)
+    b, bed = bed_of(state, w, action)
+    cell = bed_cell(state, action)
     if w.supply_pots <= 0:
         raise illegal(state, action, "no pot left in the supply")
-    _check_empty(state, action, b, bed.empty, cell)
-    w.set_bed(b, bed._replace(pots=bed.pots | 1 << cell))
+    _check_empty(state, action, b, bed_empty(bed), cell)
+    w.set_bed(
+        b,
+        bed_with(
+            bed,
+            bed.tiles,
+            bed.tile_pots,
+            bed.tile_cloches,
+            bed.pots | 1 << cell,
+            bed.cats,
+            bed.placed,
+            bed.shapes,
+        ),
+    )
     w.supply_pots -= 1
     w.placed = True
     w.emit({"e": "take_pot", "bed": b, "cell": rc(cell)})

@@ -35,10 +35,10 @@ def setup_json(state: State) -> dict[str, Any]:
         "nursery": [[tiles[state.nursery[r * 4 + c]].id for c in range(4)] for r in range(4)],
         "path": [tiles[t].id for t in state.path],
         "beds": [
-            [board_json(catalogue, bed.board, bed.dark) for bed in p.beds if bed is not None]
+            [board_json(state.rules, bed.board, bed.dark) for bed in p.beds if bed is not None]
             for p in state.players
         ],
-        "supply_board": board_json(catalogue, *supply_board),
+        "supply_board": board_json(state.rules, *supply_board),
         "gardener": {"space": state.space, "value": state.value},
         "cats": [p.cats for p in state.players],
         "supply": {"cats": state.supply_cats, "pots": state.supply_pots},

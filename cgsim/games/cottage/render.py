@@ -20,7 +20,7 @@ LEGEND = (
 )
 
 
-def _bed_lines(state: State, bed: Bed | None, title: str) -> list[str]:
+def bed_lines(state: State, bed: Bed | None, title: str) -> list[str]:
     if bed is None:
         return [f"{title}: (none)"] + [" " * 14] * 5
     catalogue = state.rules.catalogue
@@ -99,8 +99,8 @@ def render(state: State) -> str:
         lines.append(
             f"{who}: score {player_score(state.rules, player)}{hive}, cats {player.cats}; {_cubes(state, player)}"
         )
-        left = _bed_lines(state, player.beds[0], "bed 0")
-        right = _bed_lines(state, player.beds[1], "bed 1")
+        left = bed_lines(state, player.beds[0], "bed 0")
+        right = bed_lines(state, player.beds[1], "bed 1")
         for a, b in zip(left, right, strict=True):
             lines.append(f"  {a:<18}    {b}")
     lines.append("")

@@ -15,7 +15,6 @@ round and the end), ``work`` (the working copy) and ``describe`` (actions in wor
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from cgsim.errors import IllegalActionError
 from cgsim.games.cottage.actions import (
@@ -29,18 +28,35 @@ from cgsim.games.cottage.actions import (
     SCORE,
     LegalActions,
     cube_code,
-    decode,
     encode,
 )
-from cgsim.games.cottage.components import Catalogue, mask_cells
-from cgsim.games.cottage.decisions import HANDLERS
+from cgsim.games.cottage.cells import cells_of
+from cgsim.games.cottage.components import Catalogue
+from cgsim.games.cottage.decisions import handle
 from cgsim.games.cottage.describe import describe
 from cgsim.games.cottage.gardener import corner_choices, penalty_options
 from cgsim.games.cottage.nursery import NURSERY_CELLS
 from cgsim.games.cottage.planting import cat_segments, main_segments
 from cgsim.games.cottage.scoring import complete_beds, cube_options
 from cgsim.games.cottage.settings import Settings
-from cgsim.games.cottage.state import Phase, Player, Rules, State, board_json, cubes, new_bed
+from cgsim.games.cottage.state import (
+    PHASE_AFTER,
+    PHASE_BONUS,
+    PHASE_CORNERS,
+    PHASE_CUBE,
+    PHASE_LIMIT,
+    PHASE_OVER,
+    PHASE_PENALTY,
+    PHASE_PLANT,
+    PHASE_RAMBLE,
+    Player,
+    Rules,
+    State,
+    bed_empty,
+    board_json,
+    cubes,
+    new_bed,
+)
 from cgsim.games.cottage.turn import run_turns, start_turn
 from cgsim.games.cottage.work import Work
 
@@ -65,36 +81,61 @@ def make_rules(players: int, settings: Settings, catalogue: Catalogue) -> Rules:
 # --------------------------------------------------------------------------- setup
 
 
+def shuffle(rng: random.Random, items: list[int]) -> None:
+    """``rng.shuffle(items)``, the same draws in the same order (CPython's algorithm:
+    Fisher-Yates from the end, each index drawn by rejection from ``getrandbits``), as
+    compiled code rather than ``random``'s Python."""
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        bits = n.bit_length()
+        j = rng.getrandbits(bits)
+        while j >= n:
+            j = rng.getrandbits(bits)
+        items[i], items[j] = items[j], items[i]
+
+
 def new_game(rules: Rules, seed: int) -> State:
     """The initial state: the seed alone decides the deal (rules.md section 3)."""
     s = rules.settings
     catalogue = rules.catalogue
     rng = random.Random(seed)
     tiles = list(range(len(catalogue.tiles)))
-    rng.shuffle(tiles)
+    shuffle(rng, tiles)
     boards = list(range(len(catalogue.boards)))
-    rng.shuffle(boards)
+    shuffle(rng, boards)
     players = []
     for seat in range(rules.players):
         first, second = boards[2 * seat], boards[2 * seat + 1]
-        beds = (new_bed(catalogue, first, False, 0), new_bed(catalogue, second, True, 0))
+        beds = (new_bed(rules, first, False, 0), new_bed(rules, second, True, 0))
         players.append(Player(beds, (0,) * s.cubes, (0,) * s.cubes, s.start_cats, 0, False, 0, ()))
-    w = Work.fresh(
+    deal = State(
         rules=rules,
         seed=seed,
         nursery=tuple(tiles[:NURSERY_CELLS]),
         path=tuple(tiles[NURSERY_CELLS:]),
-        players=players,
+        players=tuple(players),
         supply_board=(boards[2 * rules.players], False),
         supply_cats=s.cats_total - rules.players * s.start_cats,
         supply_pots=s.pots_total,
+        beehives_taken=0,
         space=0,
         value=s.gardener_value,
+        final_round=False,
+        turn=0,
+        seat=0,
+        phase=PHASE_PLANT,
+        scoring=None,
+        had_bed=True,
+        placed=False,
+        stall=0,
+        end=None,
+        events=(),
     )
+    w = Work(deal)
     children = [seat for seat, age in enumerate(s.children) if age is not None]
     if children:
         w.seat = children[0]
-        w.phase = Phase.CORNERS
+        w.phase = PHASE_CORNERS
     else:
         start_turn(w)
         run_turns(w)
@@ -136,7 +177,7 @@ def _bonus_actions(state: State, player: Player) -> LegalActions:
     assert sc is not None
     other = player.beds[1 - sc.bed]
     assert other is not None
-    return LegalActions([(encode(BONUS_POT), tuple(mask_cells(other.empty)))])
+    return LegalActions([(encode(BONUS_POT), cells_of(bed_empty(other)))])
 
 
 def _ramble_actions(state: State, player: Player) -> LegalActions:
@@ -152,49 +193,58 @@ def _corner_actions(state: State, player: Player) -> LegalActions:
     return LegalActions([(encode(CORNERS), corner_choices(state))])
 
 
-def _no_actions(state: State, player: Player) -> LegalActions:
-    return LegalActions([])
-
-
-_LEGAL: dict[Phase, Callable[[State, Player], LegalActions]] = {
-    Phase.PLANT: _plant_actions,
-    Phase.AFTER: _after_actions,
-    Phase.LIMIT: _limit_actions,
-    Phase.CUBE: _cube_actions,
-    Phase.BONUS: _bonus_actions,
-    Phase.RAMBLE: _ramble_actions,
-    Phase.PENALTY: _penalty_actions,
-    Phase.CORNERS: _corner_actions,
-    Phase.OVER: _no_actions,
-}
-"""The legal actions of every decision point."""
-
-
 def legal_actions(state: State) -> LegalActions:
     """Every legal action at the current decision point, in a fixed order."""
-    return _LEGAL[state.phase](state, state.players[state.seat])
+    phase = state.phase
+    player = state.players[state.seat]
+    if phase == PHASE_PLANT:
+        return _plant_actions(state, player)
+    if phase == PHASE_AFTER:
+        return _after_actions(state, player)
+    if phase == PHASE_CUBE:
+        return _cube_actions(state, player)
+    if phase == PHASE_LIMIT:
+        return _limit_actions(state, player)
+    if phase == PHASE_BONUS:
+        return _bonus_actions(state, player)
+    if phase == PHASE_RAMBLE:
+        return _ramble_actions(state, player)
+    if phase == PHASE_PENALTY:
+        return _penalty_actions(state, player)
+    if phase == PHASE_CORNERS:
+        return _corner_actions(state, player)
+    return LegalActions([])
 
 
 # --------------------------------------------------------------------------- apply
 
-_OVER = Phase.OVER
-"""Bound once: ``is_over`` runs at every decision, and on Python 3.11 reading an Enum
-member off its class goes through the metaclass's ``__getattr__`` hook."""
+
+def current_player(state: State) -> int:
+    """The seat that decides next."""
+    return state.seat
+
+
+def observation(state: State, seat: int) -> State:
+    """What a seat sees: everything (Cottage Garden hides nothing)."""
+    return state
 
 
 def is_over(state: State) -> bool:
     """Whether the game has ended."""
-    return state.phase == _OVER
+    return state.phase == PHASE_OVER
 
 
-def apply(state: State, action: int) -> State:
-    """The state after ``action``; raises ``IllegalActionError`` naming why it is illegal."""
-    handler = HANDLERS.get(state.phase)
-    if handler is None:
+def apply(state: State, action: object) -> State:
+    """The state after ``action``; raises ``IllegalActionError`` naming why it is illegal.
+
+    ``action`` is typed ``object`` because it is checked here: compiled code would turn a
+    ``bool`` given for an ``int`` parameter into an int before any check could see it.
+    """
+    if state.phase == PHASE_OVER:
         raise IllegalActionError("the game is over")
     if not isinstance(action, int) or isinstance(action, bool) or action < 0:
         raise IllegalActionError(f"action {action!r} is not an action of this game")
-    w = Work.thaw(state)
-    handler(state, w, action, decode(action))
+    w = Work(state)
+    handle(state, w, action)
     run_turns(w)
     return w.freeze()

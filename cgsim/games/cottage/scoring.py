@@ -9,11 +9,16 @@ functions that run it return the phase the turn resumes from once the bed is don
 
 from __future__ import annotations
 
+from typing import Final
+
 from cgsim.games.contract import GameResult
+from cgsim.games.cottage.cells import rc
 from cgsim.games.cottage.state import (
     BLUE,
     COLOR_NAMES,
     ORANGE,
+    PHASE_BONUS,
+    PHASE_CUBE,
     SIDE_NAMES,
     Bed,
     Phase,
@@ -21,29 +26,39 @@ from cgsim.games.cottage.state import (
     Rules,
     Scoring,
     State,
+    bed_cloches,
+    bed_empty,
+    bed_pots,
     board_json,
     cubes,
     new_bed,
 )
-from cgsim.games.cottage.work import Work, rc
+from cgsim.games.cottage.work import Work, bed_with
+
+_new: Final = tuple.__new__
 
 
 def complete_beds(player: Player) -> list[int]:
     """Indexes of the player's beds with no bare soil left: they must be scored."""
-    return [b for b, bed in enumerate(player.beds) if bed is not None and not bed.empty]
+    first, second = player.beds
+    complete = []
+    if first is not None and not bed_empty(first):
+        complete.append(0)
+    if second is not None and not bed_empty(second):
+        complete.append(1)
+    return complete
 
 
 def score_start(w: Work, b: int, resume: Phase) -> Phase | None:
     """Start scoring bed ``b``; ``resume`` once it is done, None while a choice is pending."""
     bed = w.me.beds[b]
-    assert bed is not None and not bed.empty  # checked by the callers
-    pots, cloches = bed.count_pots(), bed.count_cloches()
-    board = w.rules.catalogue.boards[bed.board]
+    assert bed is not None and not bed_empty(bed)  # checked by the callers
+    pots, cloches = bed_pots(bed), bed_cloches(bed)
     w.emit(
         {
             "e": "score",
             "bed": b,
-            "board": board.id,
+            "board": w.rules.board_ids[bed.board],
             "side": SIDE_NAMES[bed.dark],
             "pots": pots,
             "cloches": cloches,
@@ -51,6 +66,11 @@ def score_start(w: Work, b: int, resume: Phase) -> Phase | None:
     )
     w.scoring = Scoring(b, pots, cloches, ORANGE, resume)
     return score_continue(w)
+
+
+def _next_step(sc: Scoring) -> Scoring:
+    """The scoring one step further (orange, blue, clean-up)."""
+    return _new(Scoring, (sc.bed, sc.pots, sc.cloches, sc.step + 1, sc.resume))
 
 
 def cube_options(rules: Rules, positions: tuple[int, ...], color: int) -> list[int]:
@@ -74,13 +94,13 @@ def score_continue(w: Work) -> Phase | None:
             amount = sc.pots if sc.step == ORANGE else sc.cloches
             options = cube_options(w.rules, cubes(w.me, sc.step), sc.step) if amount else []
             if len(options) > 1:
-                w.phase = Phase.CUBE
+                w.phase = PHASE_CUBE
                 return None
             if options:
                 if move_cube(w, sc.step, options[0]):
                     return None
             else:
-                w.scoring = sc._replace(step=sc.step + 1)
+                w.scoring = _next_step(sc)
             continue
         _cleanup(w, sc.bed)
         w.scoring = None
@@ -98,24 +118,25 @@ def move_cube(w: Work, color: int, cube: int) -> bool:
     start = positions[cube]
     positions[cube] = end = min(start + amount, target)
     w.set_cubes(color, tuple(positions))
-    w.scoring = sc._replace(step=sc.step + 1)
+    w.scoring = _next_step(sc)
     w.emit({"e": "move", "color": COLOR_NAMES[color], "cube": cube, "from": start, "to": end})
     if s.bonus_red_line_cat and track[start] <= s.red_line < track[end] and w.supply_cats > 0:
         w.supply_cats -= 1
-        w.set_me(w.me._replace(cats=w.me.cats + 1))
+        w.add_my_cats(1)
         w.emit({"e": "gain_cat", "why": "red_line"})
     if end == target and not w.me.has_beehive and w.beehives_taken < len(s.beehives):
         value = s.beehives[w.beehives_taken]
         w.beehives_taken += 1
-        w.set_me(w.me._replace(beehive=value, has_beehive=True))
+        w.set_my_beehive(value)
         w.emit({"e": "beehive", "value": value})
     if s.bonus_start_pot and start == 0 and 0 not in positions and w.supply_pots > 0:
         other = w.me.beds[1 - sc.bed]
-        if other is not None and other.empty:
-            if other.empty.bit_count() == 1:
-                place_bonus_pot(w, other.empty.bit_length() - 1)
+        empty = bed_empty(other) if other is not None else 0
+        if empty:
+            if empty.bit_count() == 1:
+                place_bonus_pot(w, empty.bit_length() - 1)
             else:
-                w.phase = Phase.BONUS
+                w.phase = PHASE_BONUS
                 return True
     return False
 
@@ -127,7 +148,19 @@ def place_bonus_pot(w: Work, cell: int) -> None:
     b = 1 - sc.bed
     bed = w.me.beds[b]
     assert bed is not None
-    w.set_bed(b, bed._replace(pots=bed.pots | 1 << cell))
+    w.set_bed(
+        b,
+        bed_with(
+            bed,
+            bed.tiles,
+            bed.tile_pots,
+            bed.tile_cloches,
+            bed.pots | 1 << cell,
+            bed.cats,
+            bed.placed,
+            bed.shapes,
+        ),
+    )
     w.supply_pots -= 1
     w.placed = True
     w.emit({"e": "bonus_pot", "bed": b, "cell": rc(cell)})
@@ -135,7 +168,7 @@ def place_bonus_pot(w: Work, cell: int) -> None:
 
 def release(w: Work, bed: Bed) -> None:
     """Tiles back to the path in placement order, tokens back to the supply."""
-    w.path.extend(bed.placed)
+    w.extend_path(bed.placed)
     w.supply_pots += bed.pots.bit_count()
     w.supply_cats += bed.cats.bit_count()
 
@@ -149,9 +182,9 @@ def _cleanup(w: Work, b: int) -> None:
         w.set_bed(b, None)
     else:
         board, dark = w.supply_board
-        w.set_bed(b, new_bed(w.rules.catalogue, board, dark, w.me.turns))
+        w.set_bed(b, new_bed(w.rules, board, dark, w.me.turns))
         w.supply_board = (bed.board, not bed.dark)
-        new_board = board_json(w.rules.catalogue, board, dark)
+        new_board = board_json(w.rules, board, dark)
     w.emit(
         {
             "e": "cleanup",

@@ -9,20 +9,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
-from cgsim.games.cottage.components import FULL, Catalogue, Mask
+from cgsim.games.cottage.components import CELLS, FULL, Catalogue, Mask
+from cgsim.games.cottage.fitting import KindTable, any_fit, fit_tables, fitting
 from cgsim.games.cottage.nursery import corner_entries, gardener_rows
 from cgsim.games.cottage.settings import Settings
 
 Event = dict[str, Any]
 
-ORANGE = 0
-BLUE = 1
-COLOR_NAMES = ("orange", "blue")
+ORANGE: Final = 0
+BLUE: Final = 1
+COLOR_NAMES: Final = ("orange", "blue")
 
-SIDE_NAMES = ("light", "dark")
+SIDE_NAMES: Final = ("light", "dark")
 """A board side as records name it, indexed by ``dark``."""
+
+_new: Final = tuple.__new__
+
+FIT_CACHE_LIMIT: Final = 200_000
+"""Entries of a rules object's placement memo before it is cleared."""
 
 
 class Phase(IntEnum):
@@ -51,8 +57,131 @@ class Phase(IntEnum):
     """The game has ended."""
 
 
-PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
+PHASE_NAMES: Final = tuple(phase.name.lower() for phase in Phase)
 """Readable phase names, indexed by phase."""
+
+# Every member bound once to a final name: the engine compares phases at every step,
+# and on Python 3.11 reading a member off its enum class goes through the metaclass
+# (compiled code reads a final name directly).
+PHASE_CORNERS: Final = Phase.CORNERS
+PHASE_PENALTY: Final = Phase.PENALTY
+PHASE_RAMBLE: Final = Phase.RAMBLE
+PHASE_PLANT: Final = Phase.PLANT
+PHASE_AFTER: Final = Phase.AFTER
+PHASE_CUBE: Final = Phase.CUBE
+PHASE_BONUS: Final = Phase.BONUS
+PHASE_LIMIT: Final = Phase.LIMIT
+PHASE_OVER: Final = Phase.OVER
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Rules:
+    """Everything a game is played with: player count, settings and the catalogue.
+
+    Defined before the states that name it: compiled modules resolve annotations in order.
+    """
+
+    players: int
+    settings: Settings
+    catalogue: Catalogue
+    rows: tuple[tuple[int, ...], ...] = field(init=False)
+    corner_at: tuple[int, ...] = field(init=False)
+    orange_target: int = field(init=False)
+    blue_target: int = field(init=False)
+    tile_kind: tuple[int, ...] = field(init=False)
+    """Per tile id, its kind (the catalogue's, bound here for the hot paths)."""
+    kind_masks: tuple[tuple[Mask, ...], ...] = field(init=False)
+    """Per kind, the masks of its placements in placement order."""
+    fit_tables: tuple[KindTable, ...] = field(init=False, repr=False)
+    """Per kind, the tables that tell which placements fit (``fitting``)."""
+    # Settings and catalogue values read every turn, bound once: compiled, the engine
+    # reads a field of its own class directly, another object's through Python's lookup.
+    tile_ids: tuple[str, ...] = field(init=False, repr=False)
+    board_ids: tuple[str, ...] = field(init=False, repr=False)
+    board_features: tuple[tuple[Mask, Mask, Mask, Mask], ...] = field(init=False, repr=False)
+    """Per board: light pots, light cloches, dark pots, dark cloches."""
+    children: tuple[int | None, ...] = field(init=False, repr=False)
+    refill_mandatory: int = field(init=False, repr=False)
+    ramble: bool = field(init=False, repr=False)
+    ramble_cost: int = field(init=False, repr=False)
+    cat_limit: int = field(init=False, repr=False)
+    bonus_cat_limit: bool = field(init=False, repr=False)
+    gardener_step: int = field(init=False, repr=False)
+    track_spaces: int = field(init=False, repr=False)
+    turning_space: int = field(init=False, repr=False)
+    final_value: int = field(init=False, repr=False)
+    discard_below: int = field(init=False, repr=False)
+    turn_cap: int = field(init=False, repr=False)
+    fit_cache: dict[int, tuple[int, ...]] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        s = self.settings
+        object.__setattr__(self, "rows", gardener_rows(s.track_spaces))
+        object.__setattr__(self, "corner_at", corner_entries(s.track_spaces))
+        object.__setattr__(self, "orange_target", len(s.orange_track) - 1)
+        object.__setattr__(self, "blue_target", len(s.blue_track) - 1)
+        object.__setattr__(self, "tile_kind", self.catalogue.tile_kind)
+        object.__setattr__(self, "kind_masks", self.catalogue.kind_placement_masks)
+        object.__setattr__(self, "fit_tables", fit_tables(self.kind_masks))
+        catalogue = self.catalogue
+        object.__setattr__(self, "tile_ids", tuple(tile.id for tile in catalogue.tiles))
+        object.__setattr__(self, "board_ids", tuple(board.id for board in catalogue.boards))
+        features = tuple(
+            (b.light.pots, b.light.cloches, b.dark.pots, b.dark.cloches) for b in catalogue.boards
+        )
+        object.__setattr__(self, "board_features", features)
+        for name in (
+            "children",
+            "refill_mandatory",
+            "ramble",
+            "ramble_cost",
+            "cat_limit",
+            "bonus_cat_limit",
+            "gardener_step",
+            "track_spaces",
+            "turning_space",
+            "final_value",
+            "discard_below",
+            "turn_cap",
+        ):
+            object.__setattr__(self, name, getattr(s, name))
+
+    def __getstate__(self) -> tuple[int, Settings, Catalogue]:
+        return (self.players, self.settings, self.catalogue)
+
+    def __setstate__(self, data: tuple[int, Settings, Catalogue]) -> None:
+        object.__setattr__(self, "players", data[0])
+        object.__setattr__(self, "settings", data[1])
+        object.__setattr__(self, "catalogue", data[2])
+        object.__setattr__(self, "fit_cache", {})
+        self.__post_init__()
+
+    def fits(self, kind: int, blocked: Mask) -> tuple[int, ...]:
+        """Indexes of the placements of a tile kind that avoid ``blocked`` (memoised).
+
+        The key is one int (``blocked`` has 25 bits): no tuple is built per lookup.
+        """
+        key = kind << CELLS | blocked
+        cache = self.fit_cache
+        found = cache.get(key)
+        if found is None:
+            found = fitting(self.fit_tables[kind], blocked)
+            if len(cache) > FIT_CACHE_LIMIT:
+                cache.clear()
+            cache[key] = found
+        return found
+
+    def any_fits(self, kind: int, blocked: Mask) -> bool:
+        """Whether some placement of a tile kind avoids ``blocked``."""
+        return any_fit(self.fit_tables[kind], blocked)
+
+    def track(self, color: int) -> tuple[int, ...]:
+        return self.settings.orange_track if color == ORANGE else self.settings.blue_track
+
+    def target(self, color: int) -> int:
+        return self.orange_target if color == ORANGE else self.blue_target
 
 
 class Bed(NamedTuple):
@@ -77,9 +206,7 @@ class Bed(NamedTuple):
     @property
     def empty(self) -> Mask:
         """Cells showing bare soil: the only cells a token may go on."""
-        return FULL & ~(
-            self.tiles | self.pots | self.cats | self.printed_pots | self.printed_cloches
-        )
+        return bed_empty(self)
 
     @property
     def blocked(self) -> Mask:
@@ -87,14 +214,10 @@ class Bed(NamedTuple):
         return self.tiles | self.pots | self.cats
 
     def count_pots(self) -> int:
-        return (
-            (self.printed_pots & ~self.tiles).bit_count()
-            + self.pots.bit_count()
-            + self.tile_pots.bit_count()
-        )
+        return bed_pots(self)
 
     def count_cloches(self) -> int:
-        return (self.printed_cloches & ~self.tiles).bit_count() + self.tile_cloches.bit_count()
+        return bed_cloches(self)
 
 
 class Player(NamedTuple):
@@ -156,67 +279,46 @@ class State(NamedTuple):
     events: tuple[Event, ...]
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Rules:
-    """Everything a game is played with: player count, settings and the catalogue."""
+# The engine reads beds through these functions rather than the properties above (kept
+# for bots and tests): a compiled caller calls a function directly, a property through
+# the class.
 
-    players: int
-    settings: Settings
-    catalogue: Catalogue
-    rows: tuple[tuple[int, ...], ...] = field(init=False)
-    corner_at: tuple[int, ...] = field(init=False)
-    orange_target: int = field(init=False)
-    blue_target: int = field(init=False)
-    fit_cache: dict[tuple[int, Mask], tuple[int, ...]] = field(
-        init=False, default_factory=dict, repr=False, compare=False
+
+def bed_empty(bed: Bed) -> Mask:
+    """Cells of a bed showing bare soil (``Bed.empty``)."""
+    return FULL & ~(bed.tiles | bed.pots | bed.cats | bed.printed_pots | bed.printed_cloches)
+
+
+def bed_blocked(bed: Bed) -> Mask:
+    """Cells of a bed a tile may not cover (``Bed.blocked``)."""
+    return bed.tiles | bed.pots | bed.cats
+
+
+def bed_pots(bed: Bed) -> int:
+    """Pots a bed shows: printed ones not covered, tokens, and those printed on tiles."""
+    return (
+        (bed.printed_pots & ~bed.tiles).bit_count()
+        + bed.pots.bit_count()
+        + bed.tile_pots.bit_count()
     )
 
-    def __post_init__(self) -> None:
-        s = self.settings
-        object.__setattr__(self, "rows", gardener_rows(s.track_spaces))
-        object.__setattr__(self, "corner_at", corner_entries(s.track_spaces))
-        object.__setattr__(self, "orange_target", len(s.orange_track) - 1)
-        object.__setattr__(self, "blue_target", len(s.blue_track) - 1)
 
-    def __getstate__(self) -> tuple[int, Settings, Catalogue]:
-        return (self.players, self.settings, self.catalogue)
-
-    def __setstate__(self, data: tuple[int, Settings, Catalogue]) -> None:
-        object.__setattr__(self, "players", data[0])
-        object.__setattr__(self, "settings", data[1])
-        object.__setattr__(self, "catalogue", data[2])
-        object.__setattr__(self, "fit_cache", {})
-        self.__post_init__()
-
-    def fits(self, kind: int, blocked: Mask) -> tuple[int, ...]:
-        """Indexes of the placements of a tile kind that avoid ``blocked`` (memoised)."""
-        key = (kind, blocked)
-        found = self.fit_cache.get(key)
-        if found is None:
-            masks = self.catalogue.kind_placement_masks[kind]
-            found = tuple([i for i, m in enumerate(masks) if not m & blocked])
-            if len(self.fit_cache) > 200_000:
-                self.fit_cache.clear()
-            self.fit_cache[key] = found
-        return found
-
-    def track(self, color: int) -> tuple[int, ...]:
-        return self.settings.orange_track if color == ORANGE else self.settings.blue_track
-
-    def target(self, color: int) -> int:
-        return self.orange_target if color == ORANGE else self.blue_target
+def bed_cloches(bed: Bed) -> int:
+    """Cloches a bed shows: printed ones not covered and those printed on tiles."""
+    return (bed.printed_cloches & ~bed.tiles).bit_count() + bed.tile_cloches.bit_count()
 
 
 def cubes(player: Player, color: int) -> tuple[int, ...]:
     return player.orange if color == ORANGE else player.blue
 
 
-def new_bed(catalogue: Catalogue, board: int, dark: bool, born: int) -> Bed:
+def new_bed(rules: Rules, board: int, dark: bool, born: int) -> Bed:
     """An empty bed on a board side, arriving at its owner's turn count ``born``."""
-    side = catalogue.boards[board].side(dark)
-    return Bed(board, dark, side.pots, side.cloches, 0, 0, 0, 0, 0, (), (), born)
+    features = rules.board_features[board]
+    pots, cloches = (features[2], features[3]) if dark else (features[0], features[1])
+    return _new(Bed, (board, dark, pots, cloches, 0, 0, 0, 0, 0, (), (), born))
 
 
-def board_json(catalogue: Catalogue, board: int, dark: bool) -> dict[str, str]:
+def board_json(rules: Rules, board: int, dark: bool) -> dict[str, str]:
     """A board side as records name it."""
-    return {"board": catalogue.boards[board].id, "side": SIDE_NAMES[dark]}
+    return {"board": rules.board_ids[board], "side": SIDE_NAMES[dark]}

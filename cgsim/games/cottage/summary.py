@@ -1,16 +1,21 @@
-"""Statistics of a finished game, derived from its record alone.
+"""Statistics of a finished game, derived from its events alone.
 
-Everything the result tables hold beyond scores and winners comes from the record's
+Everything the result tables hold beyond scores and winners comes from the game's
 events, so a statistic means exactly what the record shows and a stored record can be
-summarised again later.
+summarised again later. One fold (``Summary``) reads the events either from a record
+(``summarize``) or from the states as the game is played (``CottageTally``, for runs
+that keep no record: the same tables without building the record).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from cgsim.games.contract import GameSummary, Row
+from cgsim.games.cottage.components import Printed, printed_cells
+from cgsim.games.cottage.record import TURN_MARKER
+from cgsim.games.cottage.state import PHASE_OVER, SIDE_NAMES, Event, Rules, State
 
 _SEAT_COUNTERS = (
     "beds_completed",
@@ -29,115 +34,252 @@ _SEAT_COUNTERS = (
     "beds_discarded",
     "features_covered",
 )
+# Each counter's index in a seat's counts (the order above).
+BEDS_COMPLETED: Final = 0
+POTS_SCORED: Final = 1
+CLOCHES_SCORED: Final = 2
+CATS_GAINED: Final = 3
+CATS_USED: Final = 4
+POTS_TAKEN: Final = 5
+BONUS_POTS: Final = 6
+TILES_TAKEN: Final = 7
+TILE_CELLS: Final = 8
+RAMBLES: Final = 9
+PASSES: Final = 10
+PENALTY_POINTS: Final = 11
+TURNS_TAKEN: Final = 12
+BEDS_DISCARDED: Final = 13
+FEATURES_COVERED: Final = 14
+
+_SIZE: Final = 5
+"""Cells per row of a bed: cell ``(r, c)`` is bit ``r * 5 + c`` of a mask (``components``)."""
+
+# The events the fold reads, by code (one dict lookup instead of a chain of string
+# comparisons: most events, the gardener's steps, are not counted at all).
+TURN: Final = 1
+TAKE_TILE: Final = 2
+TAKE_POT: Final = 3
+BONUS_POT: Final = 4
+CAT: Final = 5
+GAIN_CAT: Final = 6
+REFILL: Final = 7
+PASS: Final = 8
+MOVE: Final = 9
+PENALTY: Final = 10
+SCORE: Final = 11
+CLEANUP: Final = 12
+DISCARD_BED: Final = 13
+_CODES: Final[dict[str, int]] = {
+    TURN_MARKER: TURN,
+    "take_tile": TAKE_TILE,
+    "take_pot": TAKE_POT,
+    "bonus_pot": BONUS_POT,
+    "cat": CAT,
+    "gain_cat": GAIN_CAT,
+    "refill": REFILL,
+    "pass": PASS,
+    "move": MOVE,
+    "penalty": PENALTY,
+    "score": SCORE,
+    "cleanup": CLEANUP,
+    "discard_bed": DISCARD_BED,
+}
 
 
-def _printed_cells(record: Mapping[str, Any]) -> dict[tuple[str, str], set[tuple[int, int]]]:
-    """Cells showing a printed pot or cloche, per (board id, side)."""
-    printed: dict[tuple[str, str], set[tuple[int, int]]] = {}
-    for board, sides in record["components"]["boards"].items():
-        for side, rows in sides.items():
-            printed[(str(board), side)] = {
-                (r, c) for r, row in enumerate(rows) for c, char in enumerate(row) if char != "."
-            }
-    return printed
+class Summary:
+    """The statistics fold: fed every turn start and every event of a game, in order."""
+
+    def __init__(
+        self,
+        players: int,
+        tracks: Mapping[str, Sequence[int]],
+        cubes: int,
+        solo: bool,
+        printed: Printed,
+        boards: list[list[tuple[str, str] | None]],
+    ) -> None:
+        self.players = players
+        self.tracks = tracks
+        self.solo = solo
+        self.printed = printed
+        self.boards = boards
+        """The board side of every seat's beds, as the game goes on."""
+        self.counts: list[list[int]] = [[0] * len(_SEAT_COUNTERS) for _ in range(players)]
+        """Per seat, its counters in the order of ``_SEAT_COUNTERS``."""
+        self.positions = [{"orange": [0] * cubes, "blue": [0] * cubes} for _ in range(players)]
+        self.arrived = [[[0, 0], [0, 0]] for _ in range(players)]
+        """Per seat and bed index: (owner's turn count when it arrived, tiles placed on it)."""
+        self.beds: list[Row] = []
+        self.taken: list[Row] = []
+        self.final_round_turns = 0
+        self.refills = 0
+        self.n = 0
+        self.seat = 0
+        self.final_round = False
+
+    def turn(self, n: int, seat: int, final_round: bool) -> None:
+        """A turn starts."""
+        self.n, self.seat, self.final_round = n, seat, bool(final_round)
+        self.counts[seat][TURNS_TAKEN] += 1
+        if self.final_round:
+            self.final_round_turns += 1
+
+    def feed(self, event: dict[str, Any]) -> None:
+        """One event of a stream with turn markers (as the engine's states carry them)."""
+        code = _CODES.get(event["e"], 0)
+        if code == TURN:
+            self.turn(event["n"], event["seat"], event["final_round"])
+        elif code:
+            self._event(code, event)
+
+    def event(self, event: dict[str, Any]) -> None:
+        """One event of the current turn."""
+        code = _CODES.get(event["e"], 0)
+        if code and code != TURN:
+            self._event(code, event)
+
+    def _event(self, code: int, event: dict[str, Any]) -> None:
+        seat = self.seat
+        mine = self.counts[seat]
+        if code == TAKE_TILE:
+            cells = event["cells"]
+            mine[TILES_TAKEN] += 1
+            mine[TILE_CELLS] += len(cells)
+            self.arrived[seat][event["bed"]][1] += 1
+            board = self.boards[seat][event["bed"]]
+            covered = 0
+            if board:
+                printed = self.printed.get(board, 0)
+                for cell in cells:
+                    if printed >> (cell[0] * _SIZE + cell[1]) & 1:
+                        covered += 1
+            mine[FEATURES_COVERED] += covered
+            self.taken.append(
+                {
+                    "seat": seat,
+                    "kind": str(event["tile"]).rsplit("-", 1)[0],
+                    "size": len(cells),
+                    "covered": covered,
+                    "turn": self.n,
+                    "final_round": self.final_round,
+                }
+            )
+        elif code == TAKE_POT:
+            mine[POTS_TAKEN] += 1
+        elif code == BONUS_POT:
+            mine[BONUS_POTS] += 1
+        elif code == CAT:
+            mine[CATS_USED] += 1
+        elif code == GAIN_CAT:
+            self.counts[event.get("seat", seat)][CATS_GAINED] += 1
+        elif code == REFILL:
+            self.refills += 1
+            if event["ramble"]:
+                mine[RAMBLES] += 1
+        elif code == PASS:
+            mine[PASSES] += 1
+        elif code in (MOVE, PENALTY):
+            track = self.tracks[event["color"]]
+            if code == PENALTY:
+                mine[PENALTY_POINTS] += track[event["from"]] - track[event["to"]]
+            self.positions[seat][event["color"]][event["cube"]] = event["to"]
+        elif code == SCORE:
+            mine[BEDS_COMPLETED] += 1
+            mine[POTS_SCORED] += event["pots"]
+            mine[CLOCHES_SCORED] += event["cloches"]
+            born, tiles = self.arrived[seat][event["bed"]]
+            self.beds.append(
+                {
+                    "seat": seat,
+                    "board": str(event["board"]),
+                    "side": event["side"],
+                    "pots": event["pots"],
+                    "cloches": event["cloches"],
+                    "turns_to_complete": mine[TURNS_TAKEN] - born,
+                    "tiles": tiles,
+                    "final_round": self.final_round,
+                }
+            )
+        elif code == CLEANUP:
+            self.arrived[seat][event["bed"]] = [mine[TURNS_TAKEN], 0]
+            new = event["new_board"]
+            self.boards[seat][event["bed"]] = (str(new["board"]), new["side"]) if new else None
+        elif code == DISCARD_BED:
+            self.counts[event["seat"]][BEDS_DISCARDED] += 1
+            self.boards[event["seat"]][event["bed"]] = None
+
+    def finish(self, beehives: Sequence[int]) -> GameSummary:
+        """The summary, once every event is in (``beehives``: each seat's beehive points)."""
+        seats: list[Row] = []
+        for seat, counts in enumerate(self.counts):
+            row: Row = dict(zip(_SEAT_COUNTERS, counts, strict=True))
+            seats.append(row)
+            for color in ("orange", "blue"):
+                for cube, index in enumerate(self.positions[seat][color]):
+                    row[f"{color}_{cube}"] = self.tracks[color][index]
+            row["beehives"] = beehives[seat]
+        game: Row = {
+            "final_round_turns": self.final_round_turns,
+            "refills": self.refills,
+            "beds_scored": len(self.beds),
+            "solo": self.solo,
+        }
+        return GameSummary(
+            game=game, seats=tuple(seats), tables={"beds": self.beds, "tiles": self.taken}
+        )
 
 
 def summarize(record: Mapping[str, Any]) -> GameSummary:
     """Per-game and per-seat statistics, one row per scored bed and one per tile taken."""
     players = int(record["players"])
     rules = record["rules"]
-    tracks = {"orange": rules["orange_track"], "blue": rules["blue_track"]}
-    cubes = int(rules["cubes"])
-    seats: list[dict[str, Any]] = [dict.fromkeys(_SEAT_COUNTERS, 0) for _ in range(players)]
-    positions = [{"orange": [0] * cubes, "blue": [0] * cubes} for _ in range(players)]
-    # Per seat and bed index: (owner's turn count when it arrived, tiles placed on it).
-    arrived = [[[0, 0], [0, 0]] for _ in range(players)]
-    beds: list[Row] = []
-    taken: list[Row] = []
-    printed = _printed_cells(record)
-    boards: list[list[tuple[str, str] | None]] = [
-        [(str(b["board"]), b["side"]) for b in seat_beds] for seat_beds in record["setup"]["beds"]
-    ]
-    final_round_turns = refills = 0
+    summary = Summary(
+        players,
+        {"orange": rules["orange_track"], "blue": rules["blue_track"]},
+        int(rules["cubes"]),
+        bool(rules["solo"]),
+        printed_cells(record["components"]["boards"]),
+        [
+            [(str(b["board"]), b["side"]) for b in seat_beds]
+            for seat_beds in record["setup"]["beds"]
+        ],
+    )
     for turn in record["turns"]:
-        seat = turn["seat"]
-        mine = seats[seat]
-        mine["turns_taken"] += 1
-        final_round_turns += bool(turn["final_round"])
+        summary.turn(turn["n"], turn["seat"], turn["final_round"])
         for event in turn["events"]:
-            e = event["e"]
-            if e == "take_tile":
-                mine["tiles_taken"] += 1
-                mine["tile_cells"] += len(event["cells"])
-                arrived[seat][event["bed"]][1] += 1
-                board = boards[seat][event["bed"]]
-                covered = (
-                    len(printed.get(board, set()) & {tuple(c) for c in event["cells"]})
-                    if board
-                    else 0
-                )
-                mine["features_covered"] += covered
-                taken.append(
-                    {
-                        "seat": seat,
-                        "kind": str(event["tile"]).rsplit("-", 1)[0],
-                        "size": len(event["cells"]),
-                        "covered": covered,
-                        "turn": turn["n"],
-                        "final_round": bool(turn["final_round"]),
-                    }
-                )
-            elif e == "take_pot":
-                mine["pots_taken"] += 1
-            elif e == "bonus_pot":
-                mine["bonus_pots"] += 1
-            elif e == "cat":
-                mine["cats_used"] += 1
-            elif e == "gain_cat":
-                seats[event.get("seat", seat)]["cats_gained"] += 1
-            elif e == "refill":
-                refills += 1
-                mine["rambles"] += bool(event["ramble"])
-            elif e == "pass":
-                mine["passes"] += 1
-            elif e in ("move", "penalty"):
-                track = tracks[event["color"]]
-                if e == "penalty":
-                    mine["penalty_points"] += track[event["from"]] - track[event["to"]]
-                positions[seat][event["color"]][event["cube"]] = event["to"]
-            elif e == "score":
-                mine["beds_completed"] += 1
-                mine["pots_scored"] += event["pots"]
-                mine["cloches_scored"] += event["cloches"]
-                born, tiles = arrived[seat][event["bed"]]
-                beds.append(
-                    {
-                        "seat": seat,
-                        "board": str(event["board"]),
-                        "side": event["side"],
-                        "pots": event["pots"],
-                        "cloches": event["cloches"],
-                        "turns_to_complete": mine["turns_taken"] - born,
-                        "tiles": tiles,
-                        "final_round": bool(turn["final_round"]),
-                    }
-                )
-            elif e == "cleanup":
-                arrived[seat][event["bed"]] = [mine["turns_taken"], 0]
-                new = event["new_board"]
-                boards[seat][event["bed"]] = (str(new["board"]), new["side"]) if new else None
-            elif e == "discard_bed":
-                seats[event["seat"]]["beds_discarded"] += 1
-                boards[event["seat"]][event["bed"]] = None
-    for seat, row in enumerate(seats):
-        for color in ("orange", "blue"):
-            for cube, index in enumerate(positions[seat][color]):
-                row[f"{color}_{cube}"] = tracks[color][index]
-        row["beehives"] = record.get("result", {}).get("beehives", [0] * players)[seat]
-    game: Row = {
-        "final_round_turns": final_round_turns,
-        "refills": refills,
-        "beds_scored": len(beds),
-        "solo": bool(rules["solo"]),
-    }
-    return GameSummary(game=game, seats=tuple(seats), tables={"beds": beds, "tiles": taken})
+            summary.event(event)
+    return summary.finish(record.get("result", {}).get("beehives", [0] * players))
+
+
+class CottageTally:
+    """The summary of a game as it is played, from its states' events (no record)."""
+
+    def __init__(self, rules: Rules, state: State) -> None:
+        s = rules.settings
+        boards: list[list[tuple[str, str] | None]] = [
+            [(rules.board_ids[b.board], SIDE_NAMES[b.dark]) for b in p.beds if b is not None]
+            for p in state.players
+        ]
+        self.summary = Summary(
+            rules.players,
+            {"orange": s.orange_track, "blue": s.blue_track},
+            s.cubes,
+            s.solo,
+            rules.catalogue.printed,
+            boards,
+        )
+        self._take(state.events)
+
+    def _take(self, events: tuple[Event, ...]) -> None:
+        summary = self.summary
+        for event in events:
+            summary.feed(event)
+
+    def step(self, before: Any, action: int, after: Any) -> None:
+        state: State = after
+        self._take(state.events)
+
+    def finish(self, final: Any) -> GameSummary:
+        state: State = final
+        over = state.phase == PHASE_OVER
+        return self.summary.finish([p.beehive if over else 0 for p in state.players])

@@ -10,39 +10,36 @@ automatic turns never recurse.
 from __future__ import annotations
 
 from cgsim.games.cottage.gardener import do_penalty, gardener, penalty_options
-from cgsim.games.cottage.nursery import nursery_rc
+from cgsim.games.cottage.nursery import NURSERY_RC
 from cgsim.games.cottage.planting import can_place_cat, place_cat, pot_fits, tile_fits
 from cgsim.games.cottage.scoring import complete_beds, score_start
-from cgsim.games.cottage.state import Phase
-from cgsim.games.cottage.work import Work
-
-# Phase members bound once: these steps run every turn, and on Python 3.11 reading an
-# Enum member off its class goes through the metaclass's ``__getattr__`` hook (about ten
-# times the cost of a global).
-_PENALTY, _RAMBLE, _PLANT, _AFTER, _LIMIT = (
-    Phase.PENALTY,
-    Phase.RAMBLE,
-    Phase.PLANT,
-    Phase.AFTER,
-    Phase.LIMIT,
+from cgsim.games.cottage.state import (
+    PHASE_AFTER,
+    PHASE_LIMIT,
+    PHASE_PENALTY,
+    PHASE_PLANT,
+    PHASE_RAMBLE,
+    Phase,
+    bed_empty,
 )
+from cgsim.games.cottage.work import Work
 
 
 def start_turn(w: Work) -> None:
     """Begin the current seat's turn and run it to its first decision (or its end)."""
     w.turn += 1
-    me = w.me
-    w.set_me(me._replace(turns=me.turns + 1))
+    w.start_my_turn()
     w.placed = False
     w.emit({"e": "_turn", "n": w.turn, "seat": w.seat, "final_round": w.final_round})
-    w.had_bed = any(bed is not None for bed in me.beds)
+    beds = w.me.beds
+    w.had_bed = beds[0] is not None or beds[1] is not None
     if w.final_round and not w.had_bed:
         gardener(w)
         return
     if w.final_round:
         options = penalty_options(w.rules, w.me)
         if len(options) > 1:
-            w.phase = _PENALTY
+            w.phase = PHASE_PENALTY
             return
         if options:
             do_penalty(w, *options[0])
@@ -54,33 +51,36 @@ def _row_empty_cells(w: Work) -> list[int]:
 
 
 def refill_step(w: Work) -> None:
-    s = w.rules.settings
+    rules = w.rules
     empty = len(_row_empty_cells(w))
-    if empty >= s.refill_mandatory:
+    if empty >= rules.refill_mandatory:
         refill(w, ramble=False)
-    elif empty and s.ramble and w.path and w.me.cats >= s.ramble_cost:
-        w.phase = _RAMBLE
+    elif empty and rules.ramble and w.path and w.me.cats >= rules.ramble_cost:
+        w.phase = PHASE_RAMBLE
         return
     plant_step(w)
 
 
 def refill(w: Work, ramble: bool) -> None:
     """Fill the empty Gardener Row cells from the front of the path."""
-    cells, tiles = [], []
-    for cell in _row_empty_cells(w):
-        if not w.path:
-            break
-        tile = w.path.pop(0)
-        w.nursery[cell] = tile
-        cells.append(list(nursery_rc(cell)))
-        tiles.append(w.tile_id(tile))
-    if cells:
-        w.emit({"e": "refill", "cells": cells, "tiles": tiles, "ramble": ramble})
+    cells = _row_empty_cells(w)[: len(w.path)]
+    if not cells:
+        return
+    tiles = list(w.path[: len(cells)])
+    w.fill_nursery(cells, tiles)
+    w.emit(
+        {
+            "e": "refill",
+            "cells": [list(NURSERY_RC[cell]) for cell in cells],
+            "tiles": [w.tile_id(tile) for tile in tiles],
+            "ramble": ramble,
+        }
+    )
 
 
 def plant_step(w: Work) -> None:
     if can_place_cat(w.me) or tile_fits(w) or pot_fits(w):
-        w.phase = _PLANT
+        w.phase = PHASE_PLANT
         return
     pass_turn(w)
 
@@ -99,27 +99,29 @@ def pass_turn(w: Work) -> None:
 def after_step(w: Work) -> None:
     complete = complete_beds(w.me)
     if can_place_cat(w.me) or len(complete) > 1:
-        w.phase = _AFTER
+        w.phase = PHASE_AFTER
     elif complete:
-        score_bed(w, complete[0], _AFTER)
+        score_bed(w, complete[0], PHASE_AFTER)
     else:
         limit_step(w)
 
 
 def limit_step(w: Work) -> None:
-    s = w.rules.settings
+    rules = w.rules
     complete = complete_beds(w.me)
     if complete:
-        score_bed(w, complete[0], _LIMIT)
+        score_bed(w, complete[0], PHASE_LIMIT)
         return
-    child = s.children[w.seat] is not None
-    if not s.bonus_cat_limit or child or not w.had_bed or w.me.cats <= s.cat_limit:
+    child = rules.children[w.seat] is not None
+    if not rules.bonus_cat_limit or child or not w.had_bed or w.me.cats <= rules.cat_limit:
         gardener(w)
         return
-    cells = [(b, bed.empty) for b, bed in enumerate(w.me.beds) if bed is not None and bed.empty]
+    cells = [
+        (b, bed_empty(bed)) for b, bed in enumerate(w.me.beds) if bed is not None and bed_empty(bed)
+    ]
     if not cells:
-        extra = w.me.cats - s.cat_limit
-        w.set_me(w.me._replace(cats=s.cat_limit))
+        extra = w.me.cats - rules.cat_limit
+        w.set_cats(w.seat, rules.cat_limit)
         w.supply_cats += extra
         w.emit({"e": "return_cats", "count": extra})
         gardener(w)
@@ -129,7 +131,7 @@ def limit_step(w: Work) -> None:
         place_cat(w, b, mask.bit_length() - 1, "limit")
         limit_step(w)
         return
-    w.phase = _LIMIT
+    w.phase = PHASE_LIMIT
 
 
 def score_bed(w: Work, b: int, resume: Phase) -> None:
@@ -141,7 +143,7 @@ def score_bed(w: Work, b: int, resume: Phase) -> None:
 
 def resume_turn(w: Work, resume: Phase) -> None:
     """Go on with the turn where a finished bed scoring interrupted it."""
-    if resume == _AFTER:
+    if resume == PHASE_AFTER:
         after_step(w)
     else:
         limit_step(w)

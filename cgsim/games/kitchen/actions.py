@@ -7,40 +7,42 @@ holding it, the most recently discarded one from the discard pile.
 
 from __future__ import annotations
 
+from typing import Final
+
 from cgsim.games.contract import Action
 
-END_CONDITIONS = 0
-COND_WORKER = 1
-COND_SPECIAL = 2
+END_CONDITIONS: Final = 0
+COND_WORKER: Final = 1
+COND_SPECIAL: Final = 2
 """a: special type."""
-COND_SLUGGARD = 3
+COND_SLUGGARD: Final = 3
 """a: target seat."""
-CANCEL_SLUGGARD = 4
-ACCEPT_SLUGGARD = 5
-HARVEST = 6
-PLANT = 7
+CANCEL_SLUGGARD: Final = 4
+ACCEPT_SLUGGARD: Final = 5
+HARVEST: Final = 6
+PLANT: Final = 7
 """a: plant card type (its crop names the bed)."""
-WEED = 8
+WEED: Final = 8
 """a: target seat, b: crop."""
-WEEDING = 9
+WEEDING: Final = 9
 """a: crop, b: slot."""
-MARKET = 10
+MARKET: Final = 10
 """a: hand card type, b: market slot."""
-BAZAAR = 11
-BAZAAR_SWAP = 12
+BAZAAR: Final = 11
+BAZAAR_SWAP: Final = 12
 """a: hand card type, b: market slot."""
-BAZAAR_DONE = 13
-HOLIDAY = 14
-HOLIDAY_DISCARD = 15
+BAZAAR_DONE: Final = 13
+HOLIDAY: Final = 14
+HOLIDAY_DISCARD: Final = 15
 """a: card type."""
-CROW = 16
+CROW: Final = 16
 """a: card type taken from the discard pile."""
-STEAL = 17
+STEAL: Final = 17
 """a: target seat, b: crop, c: slot."""
-CLEAN_DISCARD = 18
+CLEAN_DISCARD: Final = 18
 """a: card type."""
 
-KIND_NAMES = (
+KIND_NAMES: Final = (
     "end-conditions",
     "cond-worker",
     "cond-special",

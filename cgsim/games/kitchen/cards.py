@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError
+from cgsim.games.compiled import dataclass_reduce
 from cgsim.games.datafile import read_toml_file
 
 PLANT = "plant"
@@ -50,6 +51,9 @@ class CardType:
     plants: int
     """Plants on the card (0 for the others)."""
 
+    def __reduce__(self) -> tuple[type[CardType], tuple[Any, ...]]:
+        return dataclass_reduce(self)
+
 
 @dataclass(frozen=True, slots=True)
 class Task:
@@ -58,6 +62,9 @@ class Task:
     name: str
     targets: tuple[int, ...]
     slots: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[type[Task], tuple[Any, ...]]:
+        return dataclass_reduce(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +92,9 @@ class Catalogue:
     @property
     def card_count(self) -> int:
         return len(self.card_types)
+
+    def __reduce__(self) -> tuple[type[Catalogue], tuple[Any, ...]]:
+        return dataclass_reduce(self)
 
 
 def default_path() -> Path:

@@ -3,7 +3,19 @@ the result tables (see ``cgsim.games.contract.GameInfo``). It has no variant opt
 
 from __future__ import annotations
 
-from cgsim.games.contract import Breakdown, Column, ColumnType, GameInfo, Schema, ScoreUnit, Setup
+from functools import partial
+
+from cgsim.games.contract import (
+    Breakdown,
+    Column,
+    ColumnType,
+    GameInfo,
+    Restriction,
+    Schema,
+    ScoreUnit,
+    Setup,
+)
+from cgsim.games.kitchen import actions
 from cgsim.games.kitchen.describe import ENDS, NOTATION
 from cgsim.games.kitchen.scoring import SCORE_PLANTS
 from cgsim.games.kitchen.settings import MAX_PLAYERS, MIN_PLAYERS, KitchenRules
@@ -56,6 +68,31 @@ def schema(rules: KitchenRules) -> Schema:
     return SCHEMA
 
 
+def _kind_in(kinds: frozenset[int], action: int) -> bool:
+    return actions.kind_of(action) in kinds
+
+
+def _never(name: str, text: str, *kinds: int) -> Restriction:
+    return Restriction(name, text, partial(_kind_in, frozenset(kinds)))
+
+
+RESTRICTIONS = (
+    _never("weeds", "never plays a Weed onto an opponent's bed", actions.WEED),
+    _never("weeding", "never removes a Weed", actions.WEEDING),
+    _never(
+        "specials",
+        "never uses a special card (Crow, Bazaar, Holiday, nor discards one for an action)",
+        actions.CROW,
+        actions.BAZAAR,
+        actions.HOLIDAY,
+        actions.COND_SPECIAL,
+    ),
+    _never("workers", "never discards a Worker for an extra action", actions.COND_WORKER),
+    _never("market", "never swaps a card with the market", actions.MARKET),
+)
+"""What restricted play measures in Kitchen Garden (by the action's kind)."""
+
+
 INFO = GameInfo(
     id="kitchen-garden",
     title="Kitchen Garden",
@@ -74,4 +111,5 @@ INFO = GameInfo(
     ),
     notation=NOTATION,
     ends=ENDS,
+    restrictions=RESTRICTIONS,
 )

@@ -20,6 +20,7 @@ from cgsim.games.encoding import (
     ActionSpace,
     Args,
     Array,
+    CachedEncoder,
     Encoding,
     Field,
     ObservationLayout,
@@ -253,19 +254,5 @@ class KitchenEncoding(Encoding):
                 full[block, crop] = bed_full(catalogue, bed, task.targets[crop], task.slots[crop])
 
 
-class KitchenEncoder:
-    """Kitchen Garden's encoder: one encoding per rules, made once."""
-
-    def encoding(self, rules: KitchenRules) -> KitchenEncoding:
-        return _encoding(rules)
-
-    def rules_of(self, observation: Observation) -> KitchenRules:
-        return observation.rules
-
-
-@functools.lru_cache(maxsize=8)
-def _encoding(rules: KitchenRules) -> KitchenEncoding:
-    return KitchenEncoding(rules)
-
-
-ENCODER = KitchenEncoder()
+ENCODER = CachedEncoder(KitchenEncoding)
+"""Kitchen Garden's encoder: one encoding per rules object, made once."""

@@ -9,21 +9,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping, Sequence
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from cgsim.games.contract import Action, Game, GameInfo, GameResult, GameSummary, Schema
+from cgsim.games.contract import Action, Choice, Game, GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.kitchen import record as records
 from cgsim.games.kitchen import rules as engine
 from cgsim.games.kitchen.declaration import INFO, VERSION, schema
 from cgsim.games.kitchen.describe import describe_turns
 from cgsim.games.kitchen.observation import Observation, determinize, observe
+from cgsim.games.kitchen.picture import picture
 from cgsim.games.kitchen.render import render
 from cgsim.games.kitchen.scoring import result
 from cgsim.games.kitchen.settings import KitchenRules, make_rules
 from cgsim.games.kitchen.settings import settings_dict as _settings_dict
 from cgsim.games.kitchen.state import State
-from cgsim.games.kitchen.summary import summarize
+from cgsim.games.kitchen.summary import KitchenTally, summarize
 
 
 class KitchenGarden:
@@ -43,23 +45,14 @@ class KitchenGarden:
     def rules_dict(self, rules: KitchenRules) -> dict[str, Any]:
         return _settings_dict(rules)
 
-    def new_game(self, rules: KitchenRules, seed: int) -> State:
-        return engine.new_game(rules, seed)
-
-    def current_player(self, state: State) -> int:
-        return state.decider
-
-    def is_terminal(self, state: State) -> bool:
-        return engine.is_over(state)
-
-    def legal_actions(self, state: State) -> Sequence[Action]:
-        return engine.legal_actions(state)
-
-    def apply(self, state: State, action: Action) -> State:
-        return engine.apply(state, action)
-
-    def observation(self, state: State, seat: int) -> Observation:
-        return observe(state, seat)
+    # The calls made at every decision go straight to the engine's functions (compiled,
+    # where the build compiled them): no Python frame of a method in between.
+    new_game = staticmethod(engine.new_game)
+    current_player = staticmethod(engine.current_player)
+    is_terminal = staticmethod(engine.is_over)
+    legal_actions = staticmethod(engine.legal_actions)
+    apply = staticmethod(engine.apply)
+    observation = staticmethod(observe)
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         """A full state consistent with ``observation``, hidden cards dealt by ``rng``."""
@@ -75,6 +68,9 @@ class KitchenGarden:
         self, rules: KitchenRules, seed: int, seats: Sequence[Mapping[str, Any]], state: State
     ) -> records.KitchenRecorder:
         return records.KitchenRecorder(rules, seed, seats, state, VERSION)
+
+    def tally(self, rules: KitchenRules, state: State) -> KitchenTally:
+        return KitchenTally(state)
 
     def schema(self, rules: KitchenRules) -> Schema:
         return schema(rules)
@@ -93,6 +89,19 @@ class KitchenGarden:
 
     def replay(self, record: Mapping[str, Any]) -> Iterator[tuple[int, State]]:
         return records.replay(record)
+
+    def picture(self, state: Any) -> dict[str, Any]:
+        return picture(state)
+
+    def drawing(self) -> str:
+        return (files("cgsim.games.kitchen") / "drawing.js").read_text(encoding="utf-8")
+
+    def choices(self, view: State | Observation, legal: Sequence[Action]) -> tuple[Choice, ...]:
+        """Few actions at a time: each by its description."""
+        return tuple(Choice(engine.describe_action(view.rules, a), a) for a in legal)
+
+    def render_view(self, view: State | Observation) -> str:
+        return render(view)
 
 
 GAME = KitchenGarden()

@@ -8,8 +8,8 @@ copy provide, so the automatic steps ask the same questions as ``legal_actions``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Protocol
+from collections.abc import Sequence
+from typing import Final, Protocol
 
 from cgsim.games.contract import Action
 from cgsim.games.kitchen import actions as A
@@ -27,10 +27,15 @@ from cgsim.games.kitchen.settings import KitchenRules
 from cgsim.games.kitchen.state import (
     MIDDLE,
     NONE,
+    PHASE_ACTIONS,
+    PHASE_BAZAAR_SWAPS,
+    PHASE_CLEANING,
+    PHASE_CONDITIONS,
+    PHASE_HOLIDAY_DISCARDS,
+    PHASE_SLUGGARD_RESPONSE,
     USED_SLUGGARD,
     USED_SPECIAL,
     USED_WORKER,
-    Phase,
     State,
 )
 
@@ -198,7 +203,7 @@ def _steal_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
     ]
 
 
-TURN_GENERATORS = (
+TURN_GENERATORS: Final = (
     (A.HARVEST, _harvest_actions),
     (A.PLANT, _plant_actions),
     (A.WEED, _weed_actions),
@@ -209,7 +214,7 @@ TURN_GENERATORS = (
     (A.CROW, _crow_actions),
     (A.STEAL, _steal_actions),
 )
-TURN_GENERATOR_OF = dict(TURN_GENERATORS)
+TURN_GENERATOR_OF: Final = dict(TURN_GENERATORS)
 """Action-phase legal actions are the concatenation of one generator per kind, in this
 order; ``apply`` checks an action against its own kind's generator only."""
 
@@ -262,22 +267,20 @@ def _sluggard_response_actions(state: State) -> list[Action]:
     return [A.encode(A.CANCEL_SLUGGARD), A.encode(A.ACCEPT_SLUGGARD)]
 
 
-def _no_actions(state: State) -> list[Action]:
-    return []
-
-
-_PHASE_ACTIONS: dict[Phase, Callable[[State], list[Action]]] = {
-    Phase.CONDITIONS: condition_actions,
-    Phase.SLUGGARD_RESPONSE: _sluggard_response_actions,
-    Phase.ACTIONS: turn_actions,
-    Phase.BAZAAR_SWAPS: _bazaar_swap_actions,
-    Phase.HOLIDAY_DISCARDS: _holiday_discard_actions,
-    Phase.CLEANING: _cleaning_actions,
-    Phase.OVER: _no_actions,
-}
-"""The legal actions of every decision point (a dict: no chain of phase comparisons)."""
-
-
 def generate_legal_actions(state: State) -> list[Action]:
-    """Every legal action at the current decision point, in a fixed order."""
-    return _PHASE_ACTIONS[state.phase](state)
+    """Every legal action at the current decision point, in a fixed order (a chain of
+    comparisons, not a table of functions: compiled, each branch is a direct call)."""
+    phase = state.phase
+    if phase == PHASE_ACTIONS:
+        return turn_actions(state)
+    if phase == PHASE_CONDITIONS:
+        return condition_actions(state)
+    if phase == PHASE_CLEANING:
+        return _cleaning_actions(state)
+    if phase == PHASE_HOLIDAY_DISCARDS:
+        return _holiday_discard_actions(state)
+    if phase == PHASE_BAZAAR_SWAPS:
+        return _bazaar_swap_actions(state)
+    if phase == PHASE_SLUGGARD_RESPONSE:
+        return _sluggard_response_actions(state)
+    return []

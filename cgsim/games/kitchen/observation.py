@@ -12,14 +12,25 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
+from cgsim.games.compiled import dataclass_reduce
 from cgsim.games.kitchen.settings import KitchenRules
-from cgsim.games.kitchen.state import NONE, Phase, State
+from cgsim.games.kitchen.state import (
+    NONE,
+    PHASE_SLUGGARD_RESPONSE,
+    Phase,
+    State,
+)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Observation:
-    """The part of a state visible to ``seat``; equal observations mean equal knowledge."""
+    """The part of a state visible to ``seat``; equal observations mean equal knowledge.
+
+    Never mutated; a plain ``__init__`` rather than a frozen dataclass for speed (see
+    ``State``).
+    """
 
     rules: KitchenRules
     seat: int
@@ -44,6 +55,57 @@ class Observation:
     winner: int
     aborted: bool
 
+    def __init__(
+        self,
+        rules: KitchenRules,
+        seat: int,
+        tasks: tuple[int, ...],
+        hand: tuple[int, ...],
+        hand_counts: tuple[int, ...],
+        beds: tuple[tuple[tuple[int, ...], ...], ...],
+        market: tuple[int, ...],
+        discard: tuple[int, ...],
+        deck_count: int,
+        specials: tuple[tuple[int, ...], ...],
+        sluggards: tuple[int, ...],
+        pending: int,
+        turn: int,
+        active: int,
+        phase: Phase,
+        flags: int,
+        actions_left: int,
+        sub: int,
+        sub_seat: int,
+        reshuffles: int,
+        winner: int,
+        aborted: bool,
+    ) -> None:
+        self.rules = rules
+        self.seat = seat
+        self.tasks = tasks
+        self.hand = hand
+        self.hand_counts = hand_counts
+        self.beds = beds
+        self.market = market
+        self.discard = discard
+        self.deck_count = deck_count
+        self.specials = specials
+        self.sluggards = sluggards
+        self.pending = pending
+        self.turn = turn
+        self.active = active
+        self.phase = phase
+        self.flags = flags
+        self.actions_left = actions_left
+        self.sub = sub
+        self.sub_seat = sub_seat
+        self.reshuffles = reshuffles
+        self.winner = winner
+        self.aborted = aborted
+
+    def __reduce__(self) -> tuple[type[Observation], tuple[Any, ...]]:
+        return dataclass_reduce(self)
+
     @property
     def players(self) -> int:
         return self.rules.players
@@ -51,7 +113,7 @@ class Observation:
     @property
     def decider(self) -> int:
         """The seat that makes the next decision (same rule as ``State.decider``)."""
-        if self.phase == Phase.SLUGGARD_RESPONSE or self.phase == Phase.HOLIDAY_DISCARDS:
+        if self.phase == PHASE_SLUGGARD_RESPONSE or self.phase == Phase.HOLIDAY_DISCARDS:
             return self.sub_seat
         return self.active
 

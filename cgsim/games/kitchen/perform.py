@@ -11,20 +11,19 @@ from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.beds import bed_full
 from cgsim.games.kitchen.cards import BAZAAR, CROW, HOLIDAY, SPECIALS
 from cgsim.games.kitchen.piles import has_type
-from cgsim.games.kitchen.state import NONE, USED_SLUGGARD, USED_SPECIAL, USED_WORKER, Phase
-from cgsim.games.kitchen.work import Work
-
-# Phase members bound once: ending the conditions phase happens every turn, and on Python
-# 3.11 reading an Enum member off its class goes through the metaclass's ``__getattr__``
-# hook (about ten times the cost of a global).
-_CONDITIONS, _SLUGGARD_RESPONSE, _ACTIONS, _BAZAAR_SWAPS, _HOLIDAY_DISCARDS, _OVER = (
-    Phase.CONDITIONS,
-    Phase.SLUGGARD_RESPONSE,
-    Phase.ACTIONS,
-    Phase.BAZAAR_SWAPS,
-    Phase.HOLIDAY_DISCARDS,
-    Phase.OVER,
+from cgsim.games.kitchen.state import (
+    NONE,
+    PHASE_ACTIONS,
+    PHASE_BAZAAR_SWAPS,
+    PHASE_CONDITIONS,
+    PHASE_HOLIDAY_DISCARDS,
+    PHASE_OVER,
+    PHASE_SLUGGARD_RESPONSE,
+    USED_SLUGGARD,
+    USED_SPECIAL,
+    USED_WORKER,
 )
+from cgsim.games.kitchen.work import Work
 
 
 def perform(w: Work, action: Action) -> None:
@@ -39,7 +38,7 @@ def perform(w: Work, action: Action) -> None:
     if kind == A.END_CONDITIONS:
         if w.log is not None:
             w.emit({"e": "end_conditions"})
-        w.phase = _ACTIONS
+        w.phase = PHASE_ACTIONS
     elif kind == A.COND_WORKER:
         card = w.take_type(seat, catalogue.worker)
         w.discard = (*w.discard, card)
@@ -56,7 +55,7 @@ def perform(w: Work, action: Action) -> None:
         w.flags |= USED_SLUGGARD
         w.emit({"e": "sluggard", "target": a, "card": card})
         if has_type(catalogue, w.hands[a], catalogue.worker):
-            w.phase = _SLUGGARD_RESPONSE
+            w.phase = PHASE_SLUGGARD_RESPONSE
             w.sub_seat = a
             w.pending = card
         else:
@@ -69,13 +68,13 @@ def perform(w: Work, action: Action) -> None:
         w.emit({"e": "sluggard_cancel", "seat": target, "worker": worker})
         w.pending = NONE
         w.sub_seat = NONE
-        w.phase = _CONDITIONS
+        w.phase = PHASE_CONDITIONS
     elif kind == A.ACCEPT_SLUGGARD:
         w.sluggards[w.sub_seat] = w.pending
         w.emit({"e": "sluggard_accept", "seat": w.sub_seat})
         w.pending = NONE
         w.sub_seat = NONE
-        w.phase = _CONDITIONS
+        w.phase = PHASE_CONDITIONS
 
 
 def _perform_action_phase(w: Work, kind: int, a: int, b: int, c: int) -> None:
@@ -129,7 +128,7 @@ def _perform_action_phase(w: Work, kind: int, a: int, b: int, c: int) -> None:
             laid.append(card)
         w.market = tuple(laid)
         w.emit({"e": "market_laid", "market": laid})
-        w.phase = _BAZAAR_SWAPS
+        w.phase = PHASE_BAZAAR_SWAPS
         w.sub = settings.bazaar_swaps
     elif kind == A.BAZAAR_DONE:
         w.emit({"e": "bazaar_done"})
@@ -137,7 +136,7 @@ def _perform_action_phase(w: Work, kind: int, a: int, b: int, c: int) -> None:
     elif kind == A.HOLIDAY:
         w.emit({"e": "holiday"})
         w.use_special(HOLIDAY, seat)
-        w.phase = _HOLIDAY_DISCARDS
+        w.phase = PHASE_HOLIDAY_DISCARDS
         w.sub_seat = seat
         w.sub = min(settings.holiday_cards, len(w.hands[seat]))
     elif kind == A.HOLIDAY_DISCARD:
@@ -191,7 +190,7 @@ def _plant(w: Work, seat: int, type_id: int) -> None:
         for i, other in enumerate(w.beds[seat])
     ):
         w.winner = seat
-        w.phase = _OVER
+        w.phase = PHASE_OVER
         w.emit({"e": "win", "seat": seat})
         return
     for _ in range(w.rules.settings.prize_cards):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
+from typing import Final
 
 from cgsim.games.kitchen.cards import Catalogue
 from cgsim.games.kitchen.state import MIDDLE
@@ -21,8 +22,16 @@ def has_type(catalogue: Catalogue, hand: Sequence[int], type_id: int) -> bool:
 
 
 def distinct_types(card_types: Sequence[int], hand: Sequence[int]) -> list[int]:
-    """Distinct card types of a sorted hand, ascending (ids are grouped by type)."""
-    return list(dict.fromkeys(map(card_types.__getitem__, hand)))
+    """Distinct card types of a sorted hand, ascending (ids are grouped by type), in the
+    order they first appear (a bit per type marks those seen)."""
+    seen = 0
+    types: list[int] = []
+    for card in hand:
+        card_type = card_types[card]
+        if not seen >> card_type & 1:
+            seen |= 1 << card_type
+            types.append(card_type)
+    return types
 
 
 def can_use_special(specials: Sequence[tuple[int, ...]], special: int, seat: int) -> bool:
@@ -41,8 +50,8 @@ class _LastPile:
         self.last: tuple[Sequence[int] | None, Sequence[int] | None, list[int]] = (None, None, [])
 
 
-_MARKET_SLOTS = _LastPile()
-_DISCARD_TYPES = _LastPile()
+_MARKET_SLOTS: Final = _LastPile()
+_DISCARD_TYPES: Final = _LastPile()
 
 
 def market_slots(card_types: Sequence[int], market: Sequence[int]) -> list[int]:
@@ -65,11 +74,11 @@ def discard_types(card_types: Sequence[int], discard: Sequence[int]) -> list[int
 
 def first_slots(card_types: Sequence[int], cards: Sequence[int]) -> list[int]:
     """Index of the first card of each distinct type (identical cards are interchangeable)."""
-    seen: set[int] = set()
+    seen = 0
     slots: list[int] = []
-    for index, card in enumerate(cards):
-        card_type = card_types[card]
-        if card_type not in seen:
-            seen.add(card_type)
+    for index in range(len(cards)):
+        card_type = card_types[cards[index]]
+        if not seen >> card_type & 1:
+            seen |= 1 << card_type
             slots.append(index)
     return slots

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cgsim.games.kitchen.beds import bed_full, bed_plants
 from cgsim.games.kitchen.cards import SPECIALS, card_name
-from cgsim.games.kitchen.scoring import beds_full, plants_planted
+from cgsim.games.kitchen.observation import Observation
 from cgsim.games.kitchen.state import MIDDLE, NONE, PHASE_NAMES, USED, Phase, State
 
 
@@ -16,7 +16,7 @@ def _holder_text(holder: int) -> str:
     return f"seat {holder}"
 
 
-def _status(state: State) -> str:
+def _status(state: State | Observation) -> str:
     if state.phase == Phase.OVER:
         if state.aborted:
             return f"aborted at the turn cap after turn {state.turn}"
@@ -29,9 +29,13 @@ def _status(state: State) -> str:
     return text + ")"
 
 
-def render(state: State) -> str:
-    """Each seat's task, beds (slots with cards), hand; the market, piles and specials."""
+def render(state: State | Observation) -> str:
+    """Each seat's task, beds (slots with cards), hand; the market, piles and specials.
+
+    Given what one seat sees (an ``Observation``), other hands show only their size.
+    """
     catalogue = state.rules.catalogue
+    deck = len(state.deck) if isinstance(state, State) else state.deck_count
 
     def names(cards: tuple[int, ...]) -> str:
         return ", ".join(card_name(catalogue, card) for card in cards) or "-"
@@ -39,8 +43,7 @@ def render(state: State) -> str:
     lines = [f"Kitchen Garden: {_status(state)}"]
     top = card_name(catalogue, state.discard[-1]) if state.discard else "-"
     lines.append(
-        f"deck {len(state.deck)}  discard {len(state.discard)} (top {top})  "
-        f"reshuffles {state.reshuffles}"
+        f"deck {deck}  discard {len(state.discard)} (top {top})  reshuffles {state.reshuffles}"
     )
     lines.append("market: " + " ".join(f"[{card_name(catalogue, c)}]" for c in state.market))
     lines.append(
@@ -59,9 +62,14 @@ def render(state: State) -> str:
         if seat == state.active and state.phase != Phase.OVER:
             marks.append("to play")
         suffix = f"  [{'; '.join(marks)}]" if marks else ""
+        planted = sum(bed_plants(catalogue, bed) for bed in state.beds[seat])
+        full = sum(
+            bed_full(catalogue, bed, task.targets[crop], task.slots[crop])
+            for crop, bed in enumerate(state.beds[seat])
+        )
         lines.append(
-            f"seat {seat} ({task.name}): {plants_planted(state, seat)} plants, "
-            f"{beds_full(state, seat)}/{len(catalogue.crops)} beds full{suffix}"
+            f"seat {seat} ({task.name}): {planted} plants, "
+            f"{full}/{len(catalogue.crops)} beds full{suffix}"
         )
         for crop, bed in enumerate(state.beds[seat]):
             slots = [f"[{card_name(catalogue, card)}]" for card in bed]
@@ -71,5 +79,9 @@ def render(state: State) -> str:
                 f"  {catalogue.crops[crop]:<{width}} {bed_plants(catalogue, bed)}/"
                 f"{task.targets[crop]}  {' '.join(slots)}{done}"
             )
-        lines.append(f"  hand ({len(state.hands[seat])}): {names(state.hands[seat])}")
+        if isinstance(state, State) or seat == state.seat:
+            hand = state.hands[seat] if isinstance(state, State) else state.hand
+            lines.append(f"  hand ({len(hand)}): {names(hand)}")
+        else:
+            lines.append(f"  hand ({state.hand_counts[seat]}): hidden")
     return "\n".join(lines)

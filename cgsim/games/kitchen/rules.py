@@ -15,6 +15,7 @@ lookups), ``scoring`` and ``describe`` (actions in words).
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from cgsim.errors import IllegalActionError
 from cgsim.games.contract import Action
@@ -28,7 +29,15 @@ from cgsim.games.kitchen.piles import can_use_special, distinct_types
 from cgsim.games.kitchen.scoring import beds_full, plants_planted
 from cgsim.games.kitchen.settings import KitchenRules
 from cgsim.games.kitchen.settle import settle
-from cgsim.games.kitchen.state import MIDDLE, NONE, PHASE_NAMES, Phase, State
+from cgsim.games.kitchen.state import (
+    MIDDLE,
+    NONE,
+    PHASE_ACTIONS,
+    PHASE_CONDITIONS,
+    PHASE_NAMES,
+    PHASE_OVER,
+    State,
+)
 from cgsim.games.kitchen.work import Event, Work
 
 __all__ = [
@@ -44,11 +53,6 @@ __all__ = [
     "new_game",
     "plants_planted",
 ]
-
-# Phase members bound once: this runs at every decision, and on Python 3.11 reading an
-# Enum member off its class goes through the metaclass's ``__getattr__`` hook (about ten
-# times the cost of a global).
-_ACTIONS, _OVER = Phase.ACTIONS, Phase.OVER
 
 
 # ---------------------------------------------------------------- setup
@@ -87,7 +91,7 @@ def new_game(rules: KitchenRules, seed: int) -> State:
         sluggards=(NONE,) * players,
         turn=1,
         active=0,
-        phase=Phase.CONDITIONS,
+        phase=PHASE_CONDITIONS,
         flags=0,
         actions_left=settings.base_actions,
         sub=0,
@@ -116,7 +120,7 @@ class _Memo:
         self.last: tuple[State | None, tuple[Action, ...]] = (None, ())
 
 
-_MEMO = _Memo()
+_MEMO: Final = _Memo()
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -129,9 +133,14 @@ def legal_actions(state: State) -> list[Action]:
 # ---------------------------------------------------------------- apply
 
 
+def current_player(state: State) -> int:
+    """The seat that decides next."""
+    return state.decider
+
+
 def is_over(state: State) -> bool:
     """Whether the game has ended."""
-    return state.phase == _OVER
+    return state.phase == PHASE_OVER
 
 
 def _illegal(state: State, action: Action) -> IllegalActionError:
@@ -140,7 +149,7 @@ def _illegal(state: State, action: Action) -> IllegalActionError:
     if kind >= len(A.KIND_NAMES):
         return IllegalActionError(f"action {action} is not a kitchen-garden action")
     what = describe_action(state.rules, action)
-    if state.phase == _OVER:
+    if state.phase == PHASE_OVER:
         return IllegalActionError(f"{what}: the game is over")
     legal_kinds = sorted({A.KIND_NAMES[A.kind_of(a)] for a in legal_actions(state)})
     return IllegalActionError(
@@ -153,7 +162,7 @@ def _is_legal(state: State, action: Action) -> bool:
     memo_state, memo_actions = _MEMO.last
     if memo_state is state:
         return action in memo_actions
-    if state.phase == _ACTIONS:
+    if state.phase == PHASE_ACTIONS:
         generator = TURN_GENERATOR_OF.get(A.kind_of(action))
         if generator is None:
             return False

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from cgsim.games.contract import GameResult
 from cgsim.games.kitchen.beds import bed_full, bed_plants
 from cgsim.games.kitchen.state import NONE, Phase, State
 
-SCORE_PLANTS = 100
+SCORE_PLANTS: Final = 100
 """Score = plants correctly planted * 100 + beds fully planted: plants rank first."""
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError
+from cgsim.games.compiled import dataclass_reduce
 from cgsim.games.kitchen.cards import Catalogue, load_catalogue
 
 MIN_PLAYERS = 2
@@ -46,6 +47,9 @@ class Settings:
     prize_cards: int = 1
     """Cards drawn when Planting makes a bed fully planted."""
 
+    def __reduce__(self) -> tuple[type[Settings], tuple[Any, ...]]:
+        return dataclass_reduce(self)
+
 
 SETTING_RANGES: dict[str, tuple[int, int]] = {
     "hand_limit": (0, 30),
@@ -73,6 +77,9 @@ class KitchenRules:
     players: int
     settings: Settings
     catalogue: Catalogue
+
+    def __reduce__(self) -> tuple[type[KitchenRules], tuple[Any, ...]]:
+        return dataclass_reduce(self)
 
 
 def make_settings(overrides: Mapping[str, Any]) -> Settings:

@@ -10,51 +10,47 @@ from __future__ import annotations
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.legal import has_condition_choice, swap_actions, turn_actions
 from cgsim.games.kitchen.piles import distinct_types
-from cgsim.games.kitchen.state import NONE, Phase
-from cgsim.games.kitchen.work import Work
-
-# Phase members bound once: this runs at every decision, and on Python 3.11 reading an
-# Enum member off its class goes through the metaclass's ``__getattr__`` hook (about ten
-# times the cost of a global).
-_CONDITIONS, _ACTIONS, _BAZAAR_SWAPS, _HOLIDAY_DISCARDS, _CLEANING, _OVER = (
-    Phase.CONDITIONS,
-    Phase.ACTIONS,
-    Phase.BAZAAR_SWAPS,
-    Phase.HOLIDAY_DISCARDS,
-    Phase.CLEANING,
-    Phase.OVER,
+from cgsim.games.kitchen.state import (
+    NONE,
+    PHASE_ACTIONS,
+    PHASE_BAZAAR_SWAPS,
+    PHASE_CLEANING,
+    PHASE_CONDITIONS,
+    PHASE_HOLIDAY_DISCARDS,
+    PHASE_OVER,
 )
+from cgsim.games.kitchen.work import Work
 
 
 def settle(w: Work) -> None:
     """Run every step that needs no decision, up to the next real decision or the end."""
     while True:
         phase = w.phase
-        if phase is _ACTIONS:
+        if phase is PHASE_ACTIONS:
             if w.actions_left <= 0:
-                w.phase = _CLEANING
+                w.phase = PHASE_CLEANING
             elif not (w.deck or w.discard) and not turn_actions(w):
                 w.emit({"e": "action_lost"})
                 w.actions_left -= 1
             else:
                 return
-        elif phase is _CONDITIONS:
+        elif phase is PHASE_CONDITIONS:
             if has_condition_choice(w):
                 return
-            w.phase = _ACTIONS
-        elif phase is _CLEANING:
+            w.phase = PHASE_ACTIONS
+        elif phase is PHASE_CLEANING:
             if len(w.hands[w.active]) > w.rules.settings.hand_limit:
                 return
             _next_turn(w)
-        elif phase is _BAZAAR_SWAPS:
+        elif phase is PHASE_BAZAAR_SWAPS:
             if w.sub > 0 and swap_actions(
                 w, A.BAZAAR_SWAP, distinct_types(w.rules.catalogue.card_types, w.hands[w.active])
             ):
                 return
-            w.phase = _ACTIONS
+            w.phase = PHASE_ACTIONS
             w.sub = 0
             w.actions_left -= 1
-        elif phase is _HOLIDAY_DISCARDS:
+        elif phase is PHASE_HOLIDAY_DISCARDS:
             if not _holiday_step(w):
                 return
         else:
@@ -90,7 +86,7 @@ def _holiday_step(w: Work) -> bool:
             w.give(drawer, card)
             w.emit({"e": "draw", "seat": drawer, "card": card, "why": "holiday"})
     w.sub_seat = NONE
-    w.phase = _ACTIONS
+    w.phase = PHASE_ACTIONS
     w.actions_left -= 1
     return True
 
@@ -101,7 +97,7 @@ def _next_turn(w: Work) -> None:
     while True:
         if w.turn >= w.rules.settings.turn_cap:
             w.aborted = True
-            w.phase = _OVER
+            w.phase = PHASE_OVER
             w.emit({"e": "aborted"})
             return
         w.turn += 1
@@ -114,6 +110,6 @@ def _next_turn(w: Work) -> None:
         w.sluggards[w.active] = NONE
         w.discard = (*w.discard, sluggard)
         w.emit({"e": "skip", "seat": w.active, "card": sluggard})
-    w.phase = _CONDITIONS
+    w.phase = PHASE_CONDITIONS
     w.flags = 0
     w.actions_left = w.rules.settings.base_actions

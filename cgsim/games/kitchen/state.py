@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any, Final
 
+from cgsim.games.compiled import dataclass_reduce
 from cgsim.games.kitchen.settings import KitchenRules
 
-USED = -1
+USED: Final = -1
 """A special card in the used pile (3-4 players)."""
-MIDDLE = -2
+MIDDLE: Final = -2
 """The shared special card still in the middle of the table (2 players)."""
-NONE = -1
+NONE: Final = -1
 """No card / no seat."""
 
 
@@ -44,7 +46,7 @@ class Phase(IntEnum):
     """The game has ended."""
 
 
-PHASE_NAMES = (
+PHASE_NAMES: Final = (
     "conditions",
     "sluggard response",
     "actions",
@@ -55,19 +57,32 @@ PHASE_NAMES = (
 )
 """Readable phase names, indexed by phase."""
 
-USED_WORKER = 1
-USED_SPECIAL = 2
-USED_SLUGGARD = 4
+USED_WORKER: Final = 1
+USED_SPECIAL: Final = 2
+USED_SLUGGARD: Final = 4
 """Bits of ``State.flags``: which conditions-phase abilities this turn has used."""
 
-_SLUGGARD_RESPONSE, _HOLIDAY_DISCARDS = Phase.SLUGGARD_RESPONSE, Phase.HOLIDAY_DISCARDS
-"""Bound once for ``State.decider``, asked at every decision: on Python 3.11 reading an Enum
-member off its class goes through the metaclass's ``__getattr__`` hook."""
+# Every member bound once to a final name: the engine compares phases at every step,
+# and on Python 3.11 reading a member off its enum class goes through the metaclass
+# (compiled code reads a final name directly).
+PHASE_CONDITIONS: Final = Phase.CONDITIONS
+PHASE_SLUGGARD_RESPONSE: Final = Phase.SLUGGARD_RESPONSE
+PHASE_ACTIONS: Final = Phase.ACTIONS
+PHASE_BAZAAR_SWAPS: Final = Phase.BAZAAR_SWAPS
+PHASE_HOLIDAY_DISCARDS: Final = Phase.HOLIDAY_DISCARDS
+PHASE_CLEANING: Final = Phase.CLEANING
+PHASE_OVER: Final = Phase.OVER
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class State:
-    """A complete Kitchen Garden position, including the hidden cards."""
+    """A complete Kitchen Garden position, including the hidden cards.
+
+    Never mutated: the engine builds a new one for every change. Not a frozen dataclass
+    only for speed: compiled, a frozen dataclass is built through ``object.__setattr__``
+    field by field, ten times slower than this plain ``__init__``; it also pickles
+    through ``__init__`` (``__reduce__``), as compiled classes need.
+    """
 
     rules: KitchenRules
     seed: int
@@ -103,6 +118,55 @@ class State:
     """The seat that fully planted its garden, else ``NONE``."""
     aborted: bool
 
+    def __init__(
+        self,
+        rules: KitchenRules,
+        seed: int,
+        tasks: tuple[int, ...],
+        hands: tuple[tuple[int, ...], ...],
+        beds: tuple[tuple[tuple[int, ...], ...], ...],
+        market: tuple[int, ...],
+        deck: tuple[int, ...],
+        discard: tuple[int, ...],
+        specials: tuple[tuple[int, ...], ...],
+        sluggards: tuple[int, ...],
+        turn: int,
+        active: int,
+        phase: Phase,
+        flags: int,
+        actions_left: int,
+        sub: int,
+        sub_seat: int,
+        pending: int,
+        reshuffles: int,
+        winner: int,
+        aborted: bool,
+    ) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.tasks = tasks
+        self.hands = hands
+        self.beds = beds
+        self.market = market
+        self.deck = deck
+        self.discard = discard
+        self.specials = specials
+        self.sluggards = sluggards
+        self.turn = turn
+        self.active = active
+        self.phase = phase
+        self.flags = flags
+        self.actions_left = actions_left
+        self.sub = sub
+        self.sub_seat = sub_seat
+        self.pending = pending
+        self.reshuffles = reshuffles
+        self.winner = winner
+        self.aborted = aborted
+
+    def __reduce__(self) -> tuple[type[State], tuple[Any, ...]]:
+        return dataclass_reduce(self)
+
     @property
     def players(self) -> int:
         return self.rules.players
@@ -110,6 +174,6 @@ class State:
     @property
     def decider(self) -> int:
         """The seat that makes the next decision."""
-        if self.phase == _SLUGGARD_RESPONSE or self.phase == _HOLIDAY_DISCARDS:
+        if self.phase == PHASE_SLUGGARD_RESPONSE or self.phase == PHASE_HOLIDAY_DISCARDS:
             return self.sub_seat
         return self.active

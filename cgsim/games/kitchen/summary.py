@@ -1,6 +1,9 @@
-"""Per-game and per-seat statistics of a finished Kitchen Garden game, from its record.
+"""Per-game and per-seat statistics of a finished Kitchen Garden game.
 
-Derived from the record alone, so a stored record can be summarized again later.
+One fold (``Counts``) takes the game's facts in order; ``summarize`` reads them from a
+record's events, so a stored record can be summarized again later, and ``KitchenTally``
+from the actions as they are applied, for runs that keep no record (the engine then
+writes no events at all; a test checks that both readings give the same tables).
 ``attack_on_runner_up`` is the "did an attack decide it" flag: a Weed placed on, or a
 Sluggard accepted by, the eventual runner-up (the best-ranked seat that did not win)
 within the last ``2 * players`` turns of a game that someone won.
@@ -12,6 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from cgsim.games.contract import GameSummary
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.piles import has_type
+from cgsim.games.kitchen.record import result_dict
+from cgsim.games.kitchen.state import NONE, State
 
 SEAT_COUNTERS = (
     "weeds_played",
@@ -46,6 +53,19 @@ _GAME_EVENT_COUNTERS = {
     "holiday": "holidays",
     "reshuffle": "reshuffles",
 }
+_ACTION_EVENTS = {
+    A.COND_WORKER: "cond_worker",
+    A.COND_SPECIAL: "cond_special",
+    A.CANCEL_SLUGGARD: "sluggard_cancel",
+    A.HARVEST: "harvest",
+    A.WEEDING: "weeding",
+    A.MARKET: "market",
+    A.BAZAAR: "bazaar",
+    A.HOLIDAY: "holiday",
+    A.CROW: "crow",
+    A.STEAL: "steal",
+}
+"""The counted event each of these actions always produces (and no other does)."""
 
 
 def _runner_up(result: Mapping[str, Any]) -> int | None:
@@ -59,52 +79,129 @@ def _runner_up(result: Mapping[str, Any]) -> int | None:
     return min(others, key=lambda seat: (ranks[seat], seat))
 
 
+class Counts:
+    """The statistics fold: fed every counted fact of a game, in order."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.seats: list[dict[str, Any]] = [dict.fromkeys(SEAT_COUNTERS, 0) for _ in range(players)]
+        self.game: dict[str, Any] = dict.fromkeys(GAME_COUNTERS, 0)
+        self.attacks: list[tuple[int, int]] = []
+        """(turn, seat) of every Weed placed on a seat and every Sluggard a seat accepted."""
+
+    def event(self, kind: str, actor: int, turn: int, seat: int = NONE) -> None:
+        """A counted event of ``kind`` in ``actor``'s turn ``turn``; ``seat`` is the
+        event's own seat (a Weed's target, the seat that accepts, cancels or skips)."""
+        counter = _GAME_EVENT_COUNTERS.get(kind)
+        if counter is not None:
+            self.game[counter] += 1
+        if kind in _SPECIAL_EVENTS:
+            self.seats[actor]["specials_used"] += 1
+        if kind == "weed":
+            self.seats[actor]["weeds_played"] += 1
+            self.seats[seat]["weeds_received"] += 1
+            self.attacks.append((turn, seat))
+        elif kind == "sluggard":
+            self.seats[actor]["sluggards_played"] += 1
+        elif kind == "sluggard_accept":
+            self.attacks.append((turn, seat))
+        elif kind == "skip":
+            self.seats[seat]["sluggard_turns_lost"] += 1
+        elif kind in ("cond_worker", "weeding"):
+            self.seats[actor]["workers_used"] += 1
+        elif kind == "sluggard_cancel":
+            self.seats[seat]["workers_used"] += 1
+        elif kind == "harvest":
+            self.seats[actor]["harvests"] += 1
+        elif kind == "market":
+            self.seats[actor]["market_swaps"] += 1
+
+    def finish(self, result: Mapping[str, Any], tasks: list[str]) -> GameSummary:
+        """Game columns, one row of seat columns per seat; no extra tables."""
+        game, seats = self.game, self.seats
+        runner_up = _runner_up(result)
+        window_start = int(result.get("turns", 0)) - 2 * self.players
+        winners = list(result.get("winners", []))
+        game["aborted"] = result.get("end") == "aborted"
+        game["attack_on_runner_up"] = any(
+            turn > window_start and seat == runner_up for turn, seat in self.attacks
+        )
+        game["winner_task"] = tasks[winners[0]] if winners else None
+        for seat, row in enumerate(seats):
+            row["task"] = tasks[seat]
+            row["plants_planted"] = int(result["plants"][seat])
+            row["beds_completed"] = int(result["beds_full"][seat])
+            row["cards_in_hand_end"] = int(result["hands"][seat])
+        return GameSummary(game=game, seats=tuple(seats))
+
+
+_EVENT_SEAT = {
+    "weed": "target",
+    "sluggard_accept": "seat",
+    "skip": "seat",
+    "sluggard_cancel": "seat",
+}
+
+
 def summarize(record: Mapping[str, Any]) -> GameSummary:
-    """Game columns, one row of seat columns per seat; no extra tables."""
-    players = int(record["players"])
-    result: Mapping[str, Any] = record["result"]
-    tasks = record["setup"]["tasks"]
-    seats: list[dict[str, Any]] = [dict.fromkeys(SEAT_COUNTERS, 0) for _ in range(players)]
-    game: dict[str, Any] = dict.fromkeys(GAME_COUNTERS, 0)
-    runner_up = _runner_up(result)
-    last_turn = int(result.get("turns", 0))
-    window_start = last_turn - 2 * players
-    attacked = False
+    """The statistics of a record (its events, then its result)."""
+    counts = Counts(int(record["players"]))
     for turn in record["turns"]:
-        actor = int(turn["seat"])
-        late = int(turn["n"]) > window_start
+        actor, n = int(turn["seat"]), int(turn["n"])
         for event in turn["events"]:
             kind = event["e"]
-            counter = _GAME_EVENT_COUNTERS.get(kind)
-            if counter is not None:
-                game[counter] += 1
-            if kind in _SPECIAL_EVENTS:
-                seats[actor]["specials_used"] += 1
-            if kind == "weed":
-                seats[actor]["weeds_played"] += 1
-                seats[event["target"]]["weeds_received"] += 1
-                attacked = attacked or (late and event["target"] == runner_up)
-            elif kind == "sluggard":
-                seats[actor]["sluggards_played"] += 1
-            elif kind == "sluggard_accept":
-                attacked = attacked or (late and event["seat"] == runner_up)
-            elif kind == "skip":
-                seats[event["seat"]]["sluggard_turns_lost"] += 1
-            elif kind in ("cond_worker", "weeding"):
-                seats[actor]["workers_used"] += 1
-            elif kind == "sluggard_cancel":
-                seats[event["seat"]]["workers_used"] += 1
-            elif kind == "harvest":
-                seats[actor]["harvests"] += 1
-            elif kind == "market":
-                seats[actor]["market_swaps"] += 1
-    winners = list(result.get("winners", []))
-    game["aborted"] = result.get("end") == "aborted"
-    game["attack_on_runner_up"] = attacked
-    game["winner_task"] = tasks[winners[0]] if winners else None
-    for seat, row in enumerate(seats):
-        row["task"] = tasks[seat]
-        row["plants_planted"] = int(result["plants"][seat])
-        row["beds_completed"] = int(result["beds_full"][seat])
-        row["cards_in_hand_end"] = int(result["hands"][seat])
-    return GameSummary(game=game, seats=tuple(seats))
+            key = _EVENT_SEAT.get(kind)
+            counts.event(kind, actor, n, event[key] if key else NONE)
+    return counts.finish(record["result"], record["setup"]["tasks"])
+
+
+class KitchenTally:
+    """The summary of a game as it is played, from its actions (no events, no record).
+
+    Every counted event follows from the action that produced it and the state it was
+    chosen in: its kind, its seat (``active``, or ``sub_seat`` for an answer to a
+    Sluggard), the turn. A Sluggard is accepted at once when its target holds no Worker;
+    every accepted Sluggard is later skipped, except those still lying at the end; each
+    reshuffle counts in ``State.reshuffles``.
+    """
+
+    def __init__(self, state: State) -> None:
+        self.counts = Counts(state.players)
+        self.reshuffles = state.reshuffles
+        self.catalogue = state.rules.catalogue
+        self.accepted = [0] * state.players
+
+    def step(self, before: Any, action: int, after: Any) -> None:
+        state: State = before
+        kind = action >> 18
+        actor, turn = state.active, state.turn
+        counts = self.counts
+        name = _ACTION_EVENTS.get(kind)
+        if name is not None:
+            counts.event(name, actor, turn, state.sub_seat)
+        elif kind == A.WEED:
+            counts.event("weed", actor, turn, action >> 12 & 63)
+        elif kind == A.COND_SLUGGARD:
+            target = action >> 12 & 63
+            counts.event("sluggard", actor, turn)
+            catalogue = self.catalogue
+            if not has_type(catalogue, state.hands[target], catalogue.worker):
+                self._accept(target, turn)
+        elif kind == A.ACCEPT_SLUGGARD:
+            self._accept(state.sub_seat, turn)
+
+    def _accept(self, seat: int, turn: int) -> None:
+        self.counts.event("sluggard_accept", seat, turn, seat)
+        self.accepted[seat] += 1
+
+    def finish(self, final: Any) -> GameSummary:
+        state: State = final
+        counts = self.counts
+        for seat, accepted in enumerate(self.accepted):
+            lying = state.sluggards[seat] != NONE
+            for _ in range(accepted - lying):
+                counts.event("skip", seat, 0, seat)
+        for _ in range(state.reshuffles - self.reshuffles):
+            counts.event("reshuffle", 0, 0)
+        tasks = [state.rules.catalogue.tasks[task].name for task in state.tasks]
+        return counts.finish(result_dict(state), tasks)

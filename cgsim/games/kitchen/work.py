@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from typing import Any
+from typing import Any, Final
 
 from cgsim.errors import IllegalActionError
 from cgsim.games.kitchen.cards import SPECIALS, type_name
@@ -16,7 +16,7 @@ from cgsim.games.kitchen.state import MIDDLE, NONE, USED, Phase, State
 
 Event = dict[str, Any]
 
-_PHASES = tuple(Phase)
+_PHASES: Final = tuple(Phase)
 """Phase members by value: the working copy holds the member itself, so the automatic
 steps compare phases by identity (an IntEnum's ``==`` takes the slow generic path)."""
 

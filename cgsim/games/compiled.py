@@ -1,0 +1,155 @@
+"""Which engine modules are compiled, and the guard that keeps compiled code honest.
+
+The hot modules of each game's engine are compiled with mypyc at install time
+(``setup.py``) into extension modules beside their sources; the sources stay the
+definition, so the pure-Python package plays every game identically, only slower. A
+game package lists its compiled modules in ``COMPILED`` (a tuple of module names in its
+``__init__``, one shared library per game: its modules call each other directly, so they
+are compiled, or not, together) and calls :func:`guard` before any of them is imported.
+The guard makes Python load that package's ``.py`` sources instead of its extension
+modules when
+
+- ``CGSIM_PURE_PYTHON`` is set (to anything but ``0`` or an empty string): the same
+  variable also makes the build skip compiling; or
+- a source changed since the extension modules were built (the build writes a digest of
+  every compiled source to ``compiled.json``): an edited engine then runs as written,
+  never as stale machine code, until ``make`` builds it again.
+
+This module is imported by ``setup.py`` on its own: it uses the standard library only.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+PURE_ENV = "CGSIM_PURE_PYTHON"
+MANIFEST = "compiled.json"
+
+_GAMES_DIR = Path(__file__).resolve().parent
+
+
+def pure_requested() -> bool:
+    """Whether ``CGSIM_PURE_PYTHON`` asks for the pure-Python engines."""
+    return os.environ.get(PURE_ENV, "") not in ("", "0")
+
+
+def source_path(module: str, root: Path | None = None) -> Path:
+    """The ``.py`` file of a module of the package (under ``root``, else the installed one)."""
+    base = root / "cgsim" / "games" if root is not None else _GAMES_DIR
+    return base.joinpath(*module.split(".")[2:]).with_suffix(".py")
+
+
+def compiled_groups(root: Path) -> dict[str, tuple[str, ...]]:
+    """Every game package's compiled modules, by shared library, read from the sources
+    under ``root`` (the build cannot import the package: its dependencies may be missing)."""
+    groups: dict[str, tuple[str, ...]] = {}
+    for init in sorted((root / "cgsim" / "games").glob("*/__init__.py")):
+        for node in ast.parse(init.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.Assign) and [
+                getattr(target, "id", None) for target in node.targets
+            ] == ["COMPILED"]:
+                package = f"cgsim.games.{init.parent.name}"
+                names = ast.literal_eval(node.value)
+                groups[f"{package}._engine"] = tuple(f"{package}.{name}" for name in names)
+    return groups
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def write_manifest(root: Path) -> None:
+    """Record the digest of every compiled module's source (run by the build)."""
+    modules = [name for group in compiled_groups(root).values() for name in group]
+    digests = {name: _digest(source_path(name, root)) for name in modules}
+    target = root / "cgsim" / "games" / MANIFEST
+    target.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def _stale(modules: Sequence[str]) -> bool:
+    """Whether a source differs from the one the extension modules were built from."""
+    try:
+        built = json.loads((_GAMES_DIR / MANIFEST).read_text(encoding="utf-8"))
+        return any(built.get(name) != _digest(source_path(name)) for name in modules)
+    except (OSError, ValueError):
+        return True
+
+
+class _SourcesFirst(importlib.abc.MetaPathFinder):
+    """Finds the listed modules in their ``.py`` files, ahead of any extension module."""
+
+    def __init__(self, modules: Sequence[str]) -> None:
+        self.modules = frozenset(modules)
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        if fullname not in self.modules:
+            return None
+        return importlib.util.spec_from_file_location(fullname, source_path(fullname))
+
+
+_REASONS: dict[str, str] = {}
+"""Per guarded package: why it runs pure Python (absent: it runs what is installed)."""
+
+
+def guard(package: str, names: Sequence[str]) -> None:
+    """Before ``package``'s modules ``names`` load: choose their ``.py`` sources over
+    stale or unwanted extension modules (see the module docstring)."""
+    modules = tuple(f"{package}.{name}" for name in names)
+    if pure_requested():
+        reason = f"{PURE_ENV} is set"
+    elif not any(_built(name) for name in modules):
+        return
+    elif _stale(modules):
+        reason = "sources changed since the build; `make` builds them again"
+    else:
+        return
+    _REASONS[package] = reason
+    sys.meta_path.insert(0, _SourcesFirst(modules))
+
+
+def _built(module: str) -> bool:
+    """Whether an extension module of ``module`` lies beside its source."""
+    source = source_path(module)
+    return any(
+        source.with_name(source.stem + suffix).exists()
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+    )
+
+
+def is_compiled(module: ModuleType) -> bool:
+    """Whether a loaded module is an extension module."""
+    file = getattr(module, "__file__", None) or ""
+    return file.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
+def engine_mode(package: str) -> str:
+    """How a game package's engine runs, in words: compiled, or pure Python and why."""
+    names: Sequence[str] = getattr(sys.modules.get(package), "COMPILED", ())
+    loaded = [
+        sys.modules[f"{package}.{name}"] for name in names if f"{package}.{name}" in sys.modules
+    ]
+    if loaded and all(is_compiled(module) for module in loaded):
+        return "compiled (mypyc)"
+    reason = _REASONS.get(package, "not compiled at install")
+    return f"pure Python ({reason})"
+
+
+def dataclass_reduce(value: Any) -> tuple[type[Any], tuple[Any, ...]]:
+    """``__reduce__`` of a dataclass in a compiled module: rebuilt by its ``__init__``
+    from its fields in order. (Compiled classes otherwise unpickle by setting each
+    attribute, which a frozen dataclass refuses.)"""
+    return type(value), tuple(getattr(value, f.name) for f in dataclasses.fields(value))

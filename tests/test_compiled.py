@@ -1,0 +1,119 @@
+"""The compiled engines and their pure-Python sources play the same games; the guard
+never lets a stale or unwanted extension module run."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+import pytest
+
+from cgsim.games import compiled
+from cgsim.games.cottage.rules import shuffle
+
+ROOT = Path(__file__).resolve().parents[1]
+
+PURE_CHECK = """
+from pathlib import Path
+from cgsim.games.compiled import engine_mode
+from cgsim.studies.golden import check_golden, playthrough_games
+from cgsim.studies.playthrough import check_playthroughs
+tests = Path({tests!r})
+for folder in ("golden", "golden-kitchen"):
+    count, differences = check_golden(tests / folder)
+    assert count and not differences, [d.where for d in differences]
+assert check_playthroughs(tests / "playthroughs", playthrough_games()) == {{}}
+print(engine_mode("cgsim.games.cottage"))
+print(engine_mode("cgsim.games.kitchen"))
+"""
+
+
+def test_the_pure_python_engines_play_the_golden_games_and_playthroughs() -> None:
+    """The same check as ``test_golden`` (which runs whatever is installed, compiled when
+    the build compiled), against the pure-Python modules."""
+    code = PURE_CHECK.format(tests=str(ROOT / "tests"))
+    env = {"PATH": "/usr/bin:/bin", compiled.PURE_ENV: "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"pure Python ({compiled.PURE_ENV} is set)"] * 2
+
+
+def test_the_deal_shuffle_draws_what_random_shuffle_draws() -> None:
+    for seed in range(300):
+        for size in (1, 2, 9, 36, 200):
+            expected, ours = list(range(size)), list(range(size))
+            theirs_rng, our_rng = random.Random(seed), random.Random(seed)
+            theirs_rng.shuffle(expected)
+            shuffle(our_rng, ours)
+            assert ours == expected
+            assert our_rng.random() == theirs_rng.random()
+
+
+def test_every_game_package_declares_existing_modules() -> None:
+    groups = compiled.compiled_groups(ROOT)
+    assert set(groups) == {"cgsim.games.cottage._engine", "cgsim.games.kitchen._engine"}
+    for modules in groups.values():
+        assert "rules" in {name.rsplit(".", 1)[1] for name in modules}
+        assert all(compiled.source_path(name, ROOT).is_file() for name in modules)
+
+
+def _fake_game(root: Path) -> Path:
+    package = root / "cgsim" / "games" / "fakegame"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text('COMPILED = ("engine",)\n', encoding="utf-8")
+    source = package / "engine.py"
+    source.write_text("VALUE = 1\n", encoding="utf-8")
+    return source
+
+
+def test_an_edited_source_is_stale_until_the_next_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = _fake_game(tmp_path)
+    compiled.write_manifest(tmp_path)
+    monkeypatch.setattr(compiled, "_GAMES_DIR", tmp_path / "cgsim" / "games")
+    module = "cgsim.games.fakegame.engine"
+    assert not compiled._stale([module])
+    source.write_text("VALUE = 2\n", encoding="utf-8")
+    assert compiled._stale([module])
+    compiled.write_manifest(tmp_path)
+    assert not compiled._stale([module])
+
+
+@pytest.mark.parametrize("pure", [True, False])
+def test_the_guard_loads_the_sources_of_a_stale_or_unwanted_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pure: bool
+) -> None:
+    source = _fake_game(tmp_path)
+    compiled.write_manifest(tmp_path)
+    source.with_name("engine" + EXTENSION_SUFFIXES[0]).touch()
+    monkeypatch.setattr(compiled, "_GAMES_DIR", tmp_path / "cgsim" / "games")
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    if pure:
+        monkeypatch.setenv(compiled.PURE_ENV, "1")
+    else:
+        monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+        source.write_text("VALUE = 2\n", encoding="utf-8")
+    compiled.guard("cgsim.games.fakegame", ("engine",))
+    finder = sys.meta_path[0]
+    spec = finder.find_spec("cgsim.games.fakegame.engine", None)
+    assert spec is not None and spec.origin == str(source)
+    assert finder.find_spec("cgsim.games.fakegame.other", None) is None
+    reason = compiled._REASONS.pop("cgsim.games.fakegame")
+    assert (compiled.PURE_ENV in reason) is pure
+
+
+def test_a_fresh_build_is_left_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = _fake_game(tmp_path)
+    compiled.write_manifest(tmp_path)
+    source.with_name("engine" + EXTENSION_SUFFIXES[0]).touch()
+    monkeypatch.setattr(compiled, "_GAMES_DIR", tmp_path / "cgsim" / "games")
+    monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+    before = list(sys.meta_path)
+    compiled.guard("cgsim.games.fakegame", ("engine",))
+    assert sys.meta_path == before

@@ -1,0 +1,71 @@
+"""A run that keeps no record summarizes its games from a tally: the same tables as from
+the records, game by game and for a whole run."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+import pytest
+
+from cgsim.api import simulate
+from cgsim.games.registry import get_game
+from cgsim.play.bot_registry import resolve_bot
+from cgsim.play.match import GameOutcome, play_game
+
+CASES = [
+    ("cottage-garden", 1, {}, ["random"], range(1, 9)),
+    ("cottage-garden", 2, {}, ["random", "random"], range(1, 13)),
+    ("cottage-garden", 3, {}, ["random"] * 3, range(1, 7)),
+    ("cottage-garden", 4, {}, ["random"] * 4, range(1, 7)),
+    ("cottage-garden", 2, {"children": [5, None]}, ["random", "random"], range(1, 7)),
+    ("cottage-garden", 2, {}, ["greedy", "random"], range(1, 3)),
+    ("kitchen-garden", 2, {}, ["random", "random"], range(1, 9)),
+    ("kitchen-garden", 3, {}, ["random"] * 3, range(1, 7)),
+    ("kitchen-garden", 4, {}, ["random"] * 4, range(1, 7)),
+    ("kitchen-garden", 3, {}, ["kitchen-greedy", "random", "kitchen-greedy"], range(1, 5)),
+    # Greedy games some seat wins, with a late attack on the runner-up (seeds 1, 2).
+    ("kitchen-garden", 4, {}, ["kitchen-greedy"] * 4, range(1, 4)),
+]
+
+
+def _rows(outcome: GameOutcome) -> tuple[Any, ...]:
+    assert outcome.error is None
+    game = {key: value for key, value in outcome.game.items() if key != "wall_time"}
+    return game, outcome.seats, outcome.tables
+
+
+@pytest.mark.parametrize(("name", "players", "variant", "seats", "seeds"), CASES)
+def test_a_game_summarized_from_its_tally_equals_its_record_summary(
+    name: str, players: int, variant: dict[str, Any], seats: list[str], seeds: range
+) -> None:
+    game = get_game(name)
+    rules = game.make_rules(players, {}, None, variant)
+    bots = [resolve_bot(seat, name) for seat in seats]
+    for seed in seeds:
+        kept = play_game(game, rules, seed, bots, record=True)
+        tallied = play_game(game, rules, seed, bots, record=False)
+        assert kept.record is not None and tallied.record is None
+        assert _rows(tallied) == _rows(kept), f"{name}, {players} players, seed {seed}"
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"game": "cottage-garden", "players": 2, "seats": ["random", "greedy"], "games": 12},
+        {"game": "kitchen-garden", "players": 3, "seats": ["random"] * 3, "games": 6},
+    ],
+)
+def test_a_run_without_records_has_the_same_tables(config: dict[str, Any]) -> None:
+    tables = {
+        records: simulate({"name": "tally", "seed": 3, "workers": 1, "records": records, **config})
+        for records in (True, False)
+    }
+    assert tables[True].keys() == tables[False].keys()
+    for name, kept in tables[True].items():
+        tallied = tables[False][name]
+        if "wall_time" in kept.columns:
+            kept, tallied = kept.drop("wall_time"), tallied.drop("wall_time")
+        assert kept.height > 0
+        assert kept.equals(tallied), name
+    assert isinstance(tables[True]["games"], pl.DataFrame)

@@ -124,9 +124,9 @@ def test_bench_of_an_unknown_game_exits_2(
 @pytest.mark.parametrize(
     ("task", "keys"),
     [
-        ({"kind": "engine", "players": 2, "variant": {}, "games": 1}, {"rate", "decisions"}),
-        ({"kind": "match", "players": 1, "variant": {}, "games": 1}, {"rate", "over"}),
-        ({"kind": "bot", "players": 2, "bot": "greedy", "games": 1}, {"ms", "decisions"}),
+        ({"measure": "engine", "players": 2, "variant": {}, "games": 1}, {"rate", "decisions"}),
+        ({"measure": "match", "players": 1, "variant": {}, "games": 1}, {"rate", "over"}),
+        ({"measure": "bot", "players": 2, "bot": "greedy", "games": 1}, {"ms", "decisions"}),
     ],
 )
 def test_the_baseline_probe_measures_under_another_interpreter(
@@ -139,7 +139,7 @@ def test_the_baseline_probe_measures_under_another_interpreter(
     from cgsim.studies.bench_baseline import _probe
 
     answer = _probe(Path(sys.executable), {**task, "game": DEFAULT_GAME, "seed": 1})
-    assert keys <= answer.keys() and answer["where"].endswith("__init__.py")
+    assert keys <= answer.keys() and answer["where"].endswith("registry.py")
     assert all(answer[key] > 0 for key in keys - {"over"})
 
 
@@ -149,7 +149,7 @@ def test_the_probe_says_when_a_bot_is_missing_from_the_baseline() -> None:
 
     from cgsim.studies.bench_baseline import _probe
 
-    task = {"kind": "bot", "players": 2, "bot": "nobody", "games": 1}
+    task = {"measure": "bot", "players": 2, "bot": "nobody", "games": 1}
     answer = _probe(Path(sys.executable), {**task, "game": DEFAULT_GAME, "seed": 1})
     assert answer["ms"] is None
 

@@ -101,13 +101,13 @@ def baseline_bench(baseline: Path, games: int, seed: int, echo: Echo, game: str)
         before,
         {
             **base,
-            "kind": "engine",
+            "measure": "engine",
             "players": 1 if the_game.info.min_players == 1 else 2,
             "variant": {},
             "games": 1,
         },
     )["where"]
-    echo(f"Before and after: this build against the one at {Path(where).parent.parent}")
+    echo(f"Before and after: this build against the one at {Path(where).parents[2]}")
     echo(f"(each figure the median of {ROUNDS} rounds per build, the builds alternating)")
     echo("")
     echo("Engine: random-vs-random, one core")
@@ -117,7 +117,7 @@ def baseline_bench(baseline: Path, games: int, seed: int, echo: Echo, game: str)
     for setup in setups_for(the_game):
         task = {
             **base,
-            "kind": "engine",
+            "measure": "engine",
             "players": setup.players,
             "variant": dict(setup.variant),
             "games": games,
@@ -137,7 +137,7 @@ def baseline_bench(baseline: Path, games: int, seed: int, echo: Echo, game: str)
     for setup in match_setups(the_game):
         task = {
             **base,
-            "kind": "match",
+            "measure": "match",
             "players": setup.players,
             "variant": dict(setup.variant),
             "games": max(20, games // 3),
@@ -155,7 +155,7 @@ def baseline_bench(baseline: Path, games: int, seed: int, echo: Echo, game: str)
         n_games = games // SEARCH_GAMES_PER if searches else max(1, games // 10)
         if not n_games:
             continue
-        task = {**base, "kind": "bot", "players": players, "bot": info.name, "games": n_games}
+        task = {**base, "measure": "bot", "players": players, "bot": info.name, "games": n_games}
         old, new = _alternate(before, task, rounds=1)
         b, a = _median(old, "ms"), _median(new, "ms")
         echo(f"{info.name:<14} {_cell(b, '>9.3f')} {_cell(a, '>9.3f')} {_ratio(a, b):>7}")

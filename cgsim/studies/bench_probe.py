@@ -62,12 +62,12 @@ def _bot(task: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> None:
-    import cgsim
+    import cgsim.games.registry
 
     task = json.loads(sys.argv[1])
-    measure = {"engine": _engine, "match": _match, "bot": _bot}[task["kind"]]
+    measure = {"engine": _engine, "match": _match, "bot": _bot}[task["measure"]]
     answer = measure(task)
-    answer["where"] = cgsim.__file__
+    answer["where"] = cgsim.games.registry.__file__
     print(json.dumps(answer))
 
 

@@ -23,7 +23,8 @@ from typing import Any, ClassVar
 
 from pydantic.fields import FieldInfo
 
-from bots.evaluation import EvalParams, Evaluator, Weights, available_kinds
+from bots.evaluation import Evaluator, Weights, available_kinds
+from bots.params import EvalParams
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action
 from cgsim.games.cottage import actions as act
@@ -181,7 +182,8 @@ class GreedyParams(EvalParams):
     """The evaluation weights with greedy's own defaults, found by
     ``cgsim tune configs/studies/tune-greedy.toml``: against greedy with the shared
     defaults they won 74.1% [72.7, 75.4] of 4,000 games on 2,000 fresh deals
-    (docs/studies.md). The bots that search keep the shared defaults they were built with."""
+    (docs/studies.md). ``study`` takes them too; ``planner``, ``beam`` and ``mcts`` keep
+    the shared defaults they were measured with."""
 
     turn_value: float = _default("turn_value", 2.2)
     pots: float = _default("pots", 0.5)

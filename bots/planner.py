@@ -22,8 +22,9 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from bots.evaluation import EvalParams, Evaluator
+from bots.evaluation import Evaluator
 from bots.greedy import GreedyPolicy
+from bots.params import EvalParams
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action
 from cgsim.games.cottage import rules as engine

@@ -28,7 +28,7 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from bots.evaluation import EvalParams
+from bots.greedy import GreedyParams
 from bots.model_policy import ModelPolicy
 from bots.turn_model import PASS, MState, TurnModel, model_state
 from cgsim.games.bot import Bot
@@ -40,12 +40,16 @@ TURN_START = (Phase.RAMBLE, Phase.PENALTY)
 """Decisions before the main action whose options the search compares."""
 
 
-class StudyParams(EvalParams):
-    """Evaluation weights plus the shape of the search."""
+class StudyParams(GreedyParams):
+    """Evaluation weights (greedy's tuned ones) plus the shape of the search.
 
-    width: int = Field(4, ge=1, le=1000, description="positions kept per turn (with others)")
-    depth: int = Field(3, ge=1, le=200, description="own turns searched (with others)")
-    branch: int = Field(4, ge=1, le=8, description="main actions tried per position")
+    The 2-player shape is the cheapest that keeps level with ``beam`` (README, "Strength of
+    the ladder"): with the tuned weights, two positions kept over two turns, three main
+    actions each."""
+
+    width: int = Field(2, ge=1, le=1000, description="positions kept per turn (with others)")
+    depth: int = Field(2, ge=1, le=200, description="own turns searched (with others)")
+    branch: int = Field(3, ge=1, le=8, description="main actions tried per position")
     solo_width: int = Field(16, ge=1, le=10_000, description="positions kept per turn (solo)")
     solo_branch: int = Field(6, ge=1, le=8, description="main actions tried (solo)")
     solo_depth: int = Field(

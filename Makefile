@@ -7,11 +7,13 @@ GOLDEN_BOTS := random
 
 .PHONY: run test lint typecheck unit fuzz bench bench-memory golden strength check-records clean
 
-# The engines' modules compiled with mypyc (setup.py, cgsim/games/compiled.py): the
-# install builds them (about two minutes); editing an engine source builds them again.
+# The engines' modules and the bots' hot modules compiled with mypyc (setup.py,
+# cgsim/games/compiled.py): the install builds them (a few minutes); editing one of their
+# sources builds them again.
 # CGSIM_PURE_PYTHON=1 skips compiling: the same results, several times slower.
 COMPILED := $(VENV)/.compiled
 ENGINE_SOURCES := $(wildcard cgsim/games/cottage/*.py cgsim/games/kitchen/*.py) \
+	bots/__init__.py bots/evaluation.py bots/quick_eval.py bots/turn_model.py \
 	cgsim/games/compiled.py setup.py
 
 # The dependencies first (a pure-Python install), then the compiled engines: mypyc

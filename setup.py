@@ -1,4 +1,5 @@
-"""Build hook: compile the game engines with mypyc when possible, else stay pure Python.
+"""Build hook: compile the game engines and the bots' hot modules with mypyc when possible,
+else stay pure Python.
 
 Everything else about the package is declared in ``pyproject.toml``. The modules each game
 package lists in its ``COMPILED`` (``cgsim/games/compiled.py``) are the same sources either way; compiled, they run several

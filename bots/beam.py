@@ -20,8 +20,8 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from bots.evaluation import EvalParams
 from bots.greedy import GreedyPolicy
+from bots.params import EvalParams
 from bots.turn_search import Plan, TurnSearch
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame

@@ -22,8 +22,8 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from bots.evaluation import EvalParams
 from bots.greedy import GreedyPolicy
+from bots.params import EvalParams
 from bots.planner import candidates, leaf_value, searched, simulate
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action

@@ -22,8 +22,9 @@ from typing import ClassVar
 
 from pydantic import Field
 
-from bots.evaluation import EvalParams, Evaluator
+from bots.evaluation import Evaluator
 from bots.greedy import GreedyPolicy
+from bots.params import EvalParams
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action
 from cgsim.games.cottage import rules as engine
@@ -46,7 +47,7 @@ def candidates(
     if state.phase == Phase.RAMBLE:
         return list(legal)
     first = policy.choose(state, legal)
-    ranked = policy.evaluator(state).ranked_main(state)
+    ranked = policy.evaluator(state).top_main(state, width)
     chosen = [first]
     for _, action in ranked:
         if len(chosen) >= width:
@@ -61,7 +62,7 @@ def noisy_choice(
 ) -> Action:
     """The greedy action, or with probability ``noise`` one of the three best main moves."""
     if noise > 0.0 and state.phase == Phase.PLANT and len(legal) > 1 and rng.random() < noise:
-        ranked = policy.evaluator(state).ranked_main(state)[:3]
+        ranked = policy.evaluator(state).top_main(state, 3)
         if ranked:
             return ranked[rng.randrange(len(ranked))][1]
     return policy.choose(state, legal)

@@ -97,10 +97,10 @@ class TurnSearch:
         cat = self.policy.completing_cat(state)
         if cat is not None:
             return [cat]
-        ranked = self.policy.evaluator(state).ranked_main(state)
+        ranked = self.policy.evaluator(state).top_main(state, self.branch)
         if not ranked:
             return [self.policy.choose(state, legal)]
-        return [action for _, action in ranked[: self.branch]]
+        return [action for _, action in ranked]
 
     def turn_lines(
         self, state: State, seat: int

@@ -59,7 +59,7 @@ def test_games_lists_each_declaration() -> None:
     assert code == 0, out
     assert "cottage-garden: Cottage Garden" in out and "kitchen-garden: Kitchen Garden" in out
     assert "variant option children: children's variant" in out
-    assert "ladder, weakest first: random, greedy, planner, beam" in out
+    assert "ladder, weakest first: random, greedy, study" in out
 
 
 def test_replay_renders_a_chosen_turn(tmp_path: Path) -> None:

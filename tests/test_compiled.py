@@ -1,5 +1,5 @@
-"""The compiled engines and their pure-Python sources play the same games; the guard
-never lets a stale or unwanted extension module run."""
+"""The compiled engines and bots and their pure-Python sources play the same games; the
+guard never lets a stale or unwanted extension module run."""
 
 from __future__ import annotations
 
@@ -30,6 +30,18 @@ print(engine_mode("cgsim.games.cottage"))
 print(engine_mode("cgsim.games.kitchen"))
 """
 
+STUDY_GAME = """
+from cgsim.games.compiled import engine_mode
+from cgsim.games.registry import get_game
+from cgsim.play.bot_registry import resolve_bot
+from cgsim.studies.strength import play
+game = get_game("cottage-garden")
+bots = [resolve_bot(spec, game.info.id).create() for spec in {specs!r}]
+print([(seat.score, seat.decisions) for seat in play(game, bots, 5, 6)])
+import bots.turn_model
+print(engine_mode("bots"))
+"""
+
 
 def test_the_pure_python_engines_play_the_golden_games_and_playthroughs() -> None:
     """The same check as ``test_golden`` (which runs whatever is installed, compiled when
@@ -43,6 +55,25 @@ def test_the_pure_python_engines_play_the_golden_games_and_playthroughs() -> Non
     assert done.stdout.splitlines() == [f"pure Python ({compiled.PURE_ENV} is set)"] * 2
 
 
+def _study_game(env: dict[str, str]) -> list[str]:
+    specs = ["study:width=2,depth=1,branch=2,solo_width=2,solo_branch=2", "greedy"]
+    code = STUDY_GAME.format(specs=specs)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+def test_the_pure_python_bots_play_the_compiled_bots_games() -> None:
+    """The bots' compiled modules (the shared evaluation, the turn model) choose what
+    their sources choose: a study bot's game, pure Python and as installed."""
+    pure = _study_game({"PATH": "/usr/bin:/bin", compiled.PURE_ENV: "1"})
+    installed = _study_game({"PATH": "/usr/bin:/bin"})
+    assert pure[0] == installed[0]
+    assert pure[1] == f"pure Python ({compiled.PURE_ENV} is set)"
+
+
 def test_the_deal_shuffle_draws_what_random_shuffle_draws() -> None:
     for seed in range(300):
         for size in (1, 2, 9, 36, 200):
@@ -54,11 +85,16 @@ def test_the_deal_shuffle_draws_what_random_shuffle_draws() -> None:
             assert our_rng.random() == theirs_rng.random()
 
 
-def test_every_game_package_declares_existing_modules() -> None:
+def test_every_compiled_package_declares_existing_modules() -> None:
     groups = compiled.compiled_groups(ROOT)
-    assert set(groups) == {"cgsim.games.cottage._engine", "cgsim.games.kitchen._engine"}
-    for modules in groups.values():
-        assert "rules" in {name.rsplit(".", 1)[1] for name in modules}
+    assert set(groups) == {
+        "cgsim.games.cottage._engine",
+        "cgsim.games.kitchen._engine",
+        "bots._engine",
+    }
+    for group, modules in groups.items():
+        key = "turn_model" if group.startswith("bots.") else "rules"
+        assert key in {name.rsplit(".", 1)[1] for name in modules}
         assert all(compiled.source_path(name, ROOT).is_file() for name in modules)
 
 

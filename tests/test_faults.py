@@ -165,7 +165,7 @@ def _same_honest_games(
     games = played["games"]
     mine = pl.col("seats").list.eval(pl.element().str.contains(culprit)).list.any()
     others = games.filter(~mine)
-    assert others["end"].to_list() == ["normal"] * others.height
+    assert set(others["end"].to_list()) <= {"normal", "stalled"}  # whole games
     expected = honest["games"].filter(pl.col("game_id").is_in(others["game_id"].implode()))
     assert others.height and others.equals(expected)
     for row in games.filter(mine).iter_rows(named=True):

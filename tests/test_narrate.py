@@ -50,7 +50,7 @@ def test_play_show_prints_the_legend_once_and_the_moves_of_every_turn() -> None:
     assert code == 0, out
     assert out.count("Notation of Cottage Garden:") == 1
     assert "T20 is" in out and "light side (l)" in out
-    assert "--- played in turn 1:\n  seat 0 plants tile 6B-1 from nursery [1,0] on bed 0" in out
+    assert "--- played in turn 1:\n  seat 0 plants tile 6G-1 from nursery [3,0] on bed 1" in out
     assert "the gardener moves to space 1, value 2" in out
     assert "=== final ===" in out
 
@@ -58,9 +58,9 @@ def test_play_show_prints_the_legend_once_and_the_moves_of_every_turn() -> None:
 def test_play_prints_whole_ranks_the_score_unit_and_what_the_end_means() -> None:
     code, out = invoke("play", "--players", "2", "--bots", "greedy,random", "--seed", "7")
     assert code == 0, out
-    assert "0     greedy     42     1  *" in out and "1     random      0     2" in out
+    assert "0     greedy     71     1  *" in out and "1     random     27     2" in out
     assert "score: points (cube values plus beehives)" in out
-    assert "end: stalled, turns: 66, seed: 7\n  stalled: in the final round" in out
+    assert "end: normal, turns: 66, seed: 7\n  normal: the final round was played" in out
 
 
 def test_a_kitchen_replay_tells_a_skipped_turn_under_the_turn_before(tmp_path: Path) -> None:

@@ -450,12 +450,14 @@ def test_replay_of_a_record_missing_fields(record: dict[str, Any]) -> None:
 
 def test_a_cat_placed_by_the_cat_limit_after_done_replays() -> None:
     """``done`` leaves no event, so the cat the cat limit then places must not be read as
-    a mouse hunt of the turn still going on (greedy players meet this in seed 1)."""
+    a mouse hunt of the turn still going on (greedy players with the weights from before
+    their tuning meet this in seed 1)."""
     from cgsim.play.bot_registry import resolve_bot
     from cgsim.play.match import play_game
 
     rules = GAME.make_rules(2, {}, None, {})
-    greedy = resolve_bot("greedy", GAME.info.id)
+    old_weights = "pots=1.0,cloches=2.0,fill_rate=4.0,token_cost=0.9,cats=0.7,start_pot=1.5"
+    greedy = resolve_bot(f"greedy:turn_value=1.8,complete_bonus=1.0,{old_weights}", GAME.info.id)
     record = play_game(GAME, rules, 1, [greedy, greedy], record=True).record
     assert record is not None
     events = [event for turn in record["turns"] for event in turn["events"]]

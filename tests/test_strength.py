@@ -64,13 +64,13 @@ def test_same_seed_same_results_whatever_the_workers() -> None:
 def test_tasks_pair_adjacent_rungs() -> None:
     tasks = tasks_for(LADDER, games=2, solo_games=1, seed=0)
     pairs = {t.labels for t in tasks if len(t.labels) == 2}
-    assert pairs == {("random", "greedy"), ("greedy", "planner"), ("planner", "beam")}
+    assert pairs == {("random", "greedy"), ("greedy", "study")}
     assert sum(len(t.labels) == 1 for t in tasks) == len(LADDER)
 
 
 def test_budget_sets_the_search_budget() -> None:
-    beam = "beam:width=8,solo_width=8"
-    assert bot_specs(None, 8) == ("random", "greedy", "planner", beam)
+    study = "study:width=8,solo_width=8"
+    assert bot_specs(None, 8) == ("random", "greedy", study)
     assert bot_specs(["greedy", "mcts"], 8) == ("greedy", "mcts:playouts=8")
     assert bot_specs(["greedy", "mcts"], None) == ("greedy", "mcts")
 

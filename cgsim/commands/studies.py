@@ -8,7 +8,7 @@ Thin on purpose: parse, call the study modules, print, choose the exit code (0 d
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,6 +23,9 @@ from cgsim.play.limits import (
     check_workers,
 )
 from cgsim.play.paths import require_output_dir
+
+if TYPE_CHECKING:
+    from cgsim.play.config import RunConfig
 
 EXIT_FOUND = 1
 EXIT_INTERRUPTED = 130
@@ -161,7 +164,11 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def tune(
         config: Annotated[
-            Path, typer.Argument(help="TOML config with \\[tune.free] and \\[tune.targets] tables.")
+            Path,
+            typer.Argument(
+                help="TOML config with \\[tune.free] and \\[tune.targets] tables (rule "
+                "settings), or a \\[tune_bot] table (a bot's parameters)."
+            ),
         ],
         workers: Annotated[
             int | None, typer.Option(help="Worker processes, 0 = all cores.")
@@ -172,37 +179,40 @@ def register(app: typer.Typer) -> None:
             int | None,
             typer.Option(
                 help="Games per candidate in the first round, doubled every round "
-                "(overrides [tune] games)."
+                "(overrides [tune] games); for a bot: one round of the search, with this "
+                "many deals per candidate, in the final race and in the confirmation (at "
+                "least 2): a quick trial of a config."
             ),
         ] = None,
         backend: BackendOpt = None,
         scheduler: SchedulerOpt = None,
     ) -> None:
-        """Search the free rule settings for the values closest to the targets."""
+        """Search the free rule settings for the values closest to the targets, or a bot's
+        free parameters for its best win rate (solo: mean score), confirmed on fresh deals."""
         from cgsim.play.config import load_config, with_overrides
-        from cgsim.reporting.pages import format_value
-        from cgsim.studies.tune import candidate_label, tune_config, tune_spec, write_tune_report
 
         loaded = load_config(config, {"seed": seed, "workers": workers, "out": out})
-        if games is not None:
+        if games is not None and loaded.tune:
             loaded = with_overrides(loaded, {"tune": {**loaded.tune, "games": games}})
-        spec = tune_spec(loaded)
-        require_output_dir(loaded.results_dir / "tune", "--out")
-        with using_backend(backend, scheduler):
-            result = tune_config(loaded, workers=workers, echo=typer.echo)
-        typer.echo(f"best settings: {candidate_label(result.best)}")
-        summary = result.best_summary
-        for name in spec.targets:
-            row = summary.filter(summary["metric"] == name)
-            if row.height:
-                r = row.row(0, named=True)
-                typer.echo(
-                    f"  {name}: {format_value(r['estimate'])} "
-                    f"[{format_value(r['low'])}, {format_value(r['high'])}] "
-                    f"(target {spec.targets[name].target:g})"
+        if games is not None and loaded.tune_bot:
+            sizes = {
+                "evaluations": loaded.tune_bot.get("batch", 8),
+                "deals": games,
+                "final_deals": games,
+                "confirm_deals": max(2, games),
+            }
+            loaded = with_overrides(loaded, {"tune_bot": {**loaded.tune_bot, **sizes}})
+        if loaded.tune_bot:
+            if loaded.tune:
+                raise CgsimError(
+                    f"{loaded.name}: give [tune] (rule settings) or [tune_bot] (a bot's "
+                    "parameters), not both"
                 )
-        paths = write_tune_report(loaded, spec, result, loaded.results_dir / "tune")
-        typer.echo(f"tuning report written: {paths['markdown']}, {paths['html']}")
+            with using_backend(backend, scheduler):
+                _tune_bot(loaded, config, workers, seed)
+        else:
+            with using_backend(backend, scheduler):
+                _tune_rules(loaded, workers)
 
     @app.command()
     def balance(
@@ -369,3 +379,52 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"all {len(setups)} playthroughs identical")
 
     app.add_typer(golden, name="golden")
+
+
+def _tune_rules(loaded: RunConfig, workers: int | None) -> None:
+    """``cgsim tune`` of a config's ``[tune]`` table."""
+    from cgsim.reporting.pages import format_value
+    from cgsim.studies.tune import candidate_label, tune_config, tune_spec, write_tune_report
+
+    spec = tune_spec(loaded)
+    require_output_dir(loaded.results_dir / "tune", "--out")
+    result = tune_config(loaded, workers=workers, echo=typer.echo)
+    typer.echo(f"best settings: {candidate_label(result.best)}")
+    summary = result.best_summary
+    for name in spec.targets:
+        row = summary.filter(summary["metric"] == name)
+        if row.height:
+            r = row.row(0, named=True)
+            typer.echo(
+                f"  {name}: {format_value(r['estimate'])} "
+                f"[{format_value(r['low'])}, {format_value(r['high'])}] "
+                f"(target {spec.targets[name].target:g})"
+            )
+    paths = write_tune_report(loaded, spec, result, loaded.results_dir / "tune")
+    typer.echo(f"tuning report written: {paths['markdown']}, {paths['html']}")
+
+
+def _tune_bot(loaded: RunConfig, config: Path, workers: int | None, seed: int | None) -> None:
+    """``cgsim tune`` of a config's ``[tune_bot]`` table: Ctrl-C stops it with nothing
+    written (exit 130); the same command replays the same search."""
+    from cgsim.studies.bottune import tune_bot
+    from cgsim.studies.bottune_report import strength_text, tuned_text, write_bot_tune_report
+    from cgsim.studies.bottune_spec import bot_search
+
+    bot_search(loaded)
+    out_dir = loaded.results_dir / "tune"
+    require_output_dir(out_dir, "--out")
+    command = f"cgsim tune {config}" + (f" --seed {seed}" if seed is not None else "")
+    try:
+        result = tune_bot(loaded, workers=workers, echo=typer.echo)
+    except KeyboardInterrupt:
+        typer.echo(
+            "tune interrupted: nothing written; the same command plays the same search again",
+            err=True,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    typer.echo(f"tuned: {result.label}")
+    typer.echo(f"confirmed: {strength_text(result)}")
+    typer.echo(tuned_text(result, command), nl=False)
+    paths = write_bot_tune_report(result, out_dir, command)
+    typer.echo(f"tuning report written: {paths['markdown']}, {paths['html']}, {paths['tuned']}")

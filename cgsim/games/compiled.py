@@ -1,11 +1,12 @@
-"""Which engine modules are compiled, and the guard that keeps compiled code honest.
+"""Which modules are compiled, and the guard that keeps compiled code honest.
 
-The hot modules of each game's engine are compiled with mypyc at install time
-(``setup.py``) into extension modules beside their sources; the sources stay the
-definition, so the pure-Python package plays every game identically, only slower. A
-game package lists its compiled modules in ``COMPILED`` (a tuple of module names in its
-``__init__``, one shared library per game: its modules call each other directly, so they
-are compiled, or not, together) and calls :func:`guard` before any of them is imported.
+The hot modules of each game's engine, and of the built-in bots (``bots``), are compiled
+with mypyc at install time (``setup.py``) into extension modules beside their sources;
+the sources stay the definition, so the pure-Python package plays every game identically,
+only slower. A compiled package (each game package, and ``bots``) lists its compiled
+modules in ``COMPILED`` (a tuple of module names in its ``__init__``, one shared library
+per package: its modules call each other directly, so they are compiled, or not,
+together) and calls :func:`guard` before any of them is imported.
 The guard makes Python load that package's ``.py`` sources instead of its extension
 modules when
 
@@ -39,6 +40,9 @@ MANIFEST = "compiled.json"
 
 _GAMES_DIR = Path(__file__).resolve().parent
 
+COMPILED_PACKAGES = ("bots",)
+"""Top-level packages compiled besides the game packages (found in ``cgsim/games``)."""
+
 
 def pure_requested() -> bool:
     """Whether ``CGSIM_PURE_PYTHON`` asks for the pure-Python engines."""
@@ -46,21 +50,25 @@ def pure_requested() -> bool:
 
 
 def source_path(module: str, root: Path | None = None) -> Path:
-    """The ``.py`` file of a module of the package (under ``root``, else the installed one)."""
-    base = root / "cgsim" / "games" if root is not None else _GAMES_DIR
-    return base.joinpath(*module.split(".")[2:]).with_suffix(".py")
+    """The ``.py`` file of a module (under ``root``, else the installed packages' folder,
+    where ``cgsim`` and ``bots`` lie side by side)."""
+    base = root if root is not None else _GAMES_DIR.parents[1]
+    return base.joinpath(*module.split(".")).with_suffix(".py")
 
 
 def compiled_groups(root: Path) -> dict[str, tuple[str, ...]]:
-    """Every game package's compiled modules, by shared library, read from the sources
-    under ``root`` (the build cannot import the package: its dependencies may be missing)."""
+    """Every compiled package's modules, by shared library, read from the sources under
+    ``root`` (the build cannot import the package: its dependencies may be missing)."""
+    inits = sorted((root / "cgsim" / "games").glob("*/__init__.py"))
+    inits += [root / name / "__init__.py" for name in COMPILED_PACKAGES]
+    inits = [init for init in inits if init.is_file()]
     groups: dict[str, tuple[str, ...]] = {}
-    for init in sorted((root / "cgsim" / "games").glob("*/__init__.py")):
+    for init in inits:
+        package = ".".join(init.parent.relative_to(root).parts)
         for node in ast.parse(init.read_text(encoding="utf-8")).body:
             if isinstance(node, ast.Assign) and [
                 getattr(target, "id", None) for target in node.targets
             ] == ["COMPILED"]:
-                package = f"cgsim.games.{init.parent.name}"
                 names = ast.literal_eval(node.value)
                 groups[f"{package}._engine"] = tuple(f"{package}.{name}" for name in names)
     return groups
@@ -137,7 +145,8 @@ def is_compiled(module: ModuleType) -> bool:
 
 
 def engine_mode(package: str) -> str:
-    """How a game package's engine runs, in words: compiled, or pure Python and why."""
+    """How a compiled package (a game's engine, or the bots) runs, in words: compiled, or
+    pure Python and why."""
     names: Sequence[str] = getattr(sys.modules.get(package), "COMPILED", ())
     loaded = [
         sys.modules[f"{package}.{name}"] for name in names if f"{package}.{name}" in sys.modules

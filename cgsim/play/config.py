@@ -124,6 +124,9 @@ class RunConfig(BaseModel):
     tune: dict[str, Any] = Field(
         default_factory=dict, description="'cgsim tune': [tune.free] settings, [tune.targets]"
     )
+    tune_bot: dict[str, Any] = Field(
+        default_factory=dict, description="'cgsim tune': [tune_bot] a bot's free parameters"
+    )
     sensitivity: dict[str, Any] = Field(
         default_factory=dict,
         description="'cgsim sensitivity': knobs, steps, interactions",

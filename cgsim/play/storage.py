@@ -52,6 +52,9 @@ RUN_IDENTITY_IGNORES = (
     "isolate",
     "backend",
     "scheduler",
+    "tune",
+    "tune_bot",
+    "sweep",
     "sensitivity",
     "mechanics",
 )

@@ -159,7 +159,7 @@ INFO = GameInfo(
         Setup("2 players, a child of 5", 2, {"children": (5, None)}, playthrough=True),
         Setup("3 players, children of 7 and 6", 3, {"children": (None, 7, 6)}),
     ),
-    ladder=("random", "greedy", "planner", "beam"),
+    ladder=("random", "greedy", "study"),
     variant=CottageVariant,
     benchmarks=(Benchmark("very good", 70.0, 1), Benchmark("exceptional", 80.0, 1)),
     score_unit=ScoreUnit("points", "cube values plus beehives"),

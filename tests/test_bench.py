@@ -179,3 +179,19 @@ def test_a_relative_baseline_is_found_from_the_probe_s_scratch_folder(
     python.touch()
     monkeypatch.chdir(tmp_path)
     assert baseline_python(Path("old")) == python
+
+
+def test_a_failing_probe_is_one_error_naming_the_interpreter_and_its_last_line(
+    tmp_path: Path,
+) -> None:
+    """A baseline whose interpreter fails (a broken install, say) is a clear error, not
+    a traceback of the subprocess call."""
+    from cgsim.errors import ConfigError
+    from cgsim.studies.bench_baseline import _probe
+
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\necho first >&2\necho 'No module named cgsim' >&2\nexit 3\n")
+    python.chmod(0o755)
+    with pytest.raises(ConfigError) as refused:
+        _probe(python, {"measure": "engine"})
+    assert str(refused.value) == f"the speed probe failed under {python}: No module named cgsim"

@@ -404,3 +404,25 @@ def test_the_task_cost_is_a_share_of_a_dask_batch(monkeypatch: pytest.MonkeyPatc
         "scheduler cost per task: 10.00 ms (20 empty tasks, as many in flight as a run "
         f"keeps), {share}"
     ]
+
+
+def test_closing_the_clients_silences_the_cluster_s_own_log_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A closing cluster logs its goodbyes at INFO; a command's output must end with its own."""
+    import logging
+
+    closed: list[bool] = []
+
+    class Client:
+        cluster = None
+
+        def close(self, timeout: float) -> None:
+            closed.append(True)
+
+    logger = logging.getLogger("distributed")
+    monkeypatch.setattr(logger, "level", logging.INFO)
+    monkeypatch.setitem(dask_pool._clients, (None, 99), Client())
+    dask_pool.close_clients()
+    assert closed == [True] and logger.level == logging.CRITICAL
+    assert dask_pool._clients == {}

@@ -12,8 +12,8 @@ GOLDEN_BOTS := random
 # sources builds them again.
 # CGSIM_PURE_PYTHON=1 skips compiling: the same results, several times slower.
 COMPILED := $(VENV)/.compiled
-ENGINE_SOURCES := $(wildcard cgsim/games/cottage/*.py cgsim/games/kitchen/*.py cgsim/games/drama/*.py) \
-	bots/__init__.py bots/evaluation.py bots/quick_eval.py bots/turn_model.py bots/kitchen_policy.py \
+ENGINE_SOURCES := $(wildcard cgsim/games/cottage/*.py cgsim/games/kitchen/*.py cgsim/games/drama/*.py cgsim/games/draws/*.py) \
+	bots/__init__.py bots/evaluation.py bots/quick_eval.py bots/turn_model.py bots/kitchen_policy.py bots/kitchen_worlds.py \
 	cgsim/games/compiled.py setup.py
 
 # The dependencies first (a pure-Python install), then the compiled engines: mypyc

@@ -2,9 +2,10 @@
 
 from cgsim.games.compiled import guard
 
-COMPILED = ("evaluation", "quick_eval", "turn_model", "kitchen_policy")
+COMPILED = ("evaluation", "quick_eval", "turn_model", "kitchen_policy", "kitchen_worlds")
 """The bots' hot modules (the shared evaluation, the turn model, Kitchen Garden's greedy
-scorer and playouts), compiled with mypyc at install (``cgsim.games.compiled``); the bots
-themselves, pydantic parameters and all, stay pure Python and call into them."""
+scorer and playouts, kitchen-search's world dealing and search loop), compiled with mypyc
+at install (``cgsim.games.compiled``); the bots themselves, pydantic parameters and all,
+stay pure Python and call into them."""
 
 guard(__name__, COMPILED)

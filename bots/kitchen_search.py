@@ -19,23 +19,26 @@ and Bazaar swaps included: which card to keep matters as much as what to play.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from bots import kitchen_worlds
 from bots.kitchen_greedy import GreedyParams, Scorer, as_observation, greedy_choice
-from bots.kitchen_policy import evaluate as evaluate
-from bots.kitchen_policy import rollout as rollout
+from bots.kitchen_worlds import CARD_CLASSES as CARD_CLASSES
+from bots.kitchen_worlds import HAND_ODDS as HAND_ODDS
+from bots.kitchen_worlds import MODELLED_MOVES as MODELLED_MOVES
+from bots.kitchen_worlds import card_class as card_class
+from bots.kitchen_worlds import hopeful as hopeful
+from bots.kitchen_worlds import lead_stats as lead_stats
+from bots.kitchen_worlds import preferred as preferred
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame
 from cgsim.games.kitchen import actions as A
-from cgsim.games.kitchen.knowledge import Knowledge, sample_world
+from cgsim.games.kitchen.knowledge import Knowledge
 from cgsim.games.kitchen.observation import Observation
-from cgsim.games.kitchen.rules import apply
 from cgsim.games.kitchen.state import Phase, State
 
 
@@ -67,42 +70,6 @@ class SearchParams(BaseModel):
     )
 
 
-CARD_CLASSES = ("plant-now", "plant-later", "plant-dead", "worker", "weed", "sluggard")
-"""How a hidden card stands for the opponent who may hold it (see ``card_class``)."""
-
-MODELLED_MOVES = (A.HARVEST, A.PLANT, A.MARKET, A.WEED, A.WEEDING, A.CROW)
-"""Last moves whose odds are measured; after any other move the deal is uniform."""
-
-HAND_ODDS: dict[int, tuple[float, ...]] = {
-    A.HARVEST: (0.32, 3.1, 1.2, 1.9, 0.42, 0.34),
-    A.PLANT: (0.46, 2.3, 1.2, 1.9, 1.3, 0.3),
-    A.WEED: (0.02, 3.3, 1.2, 3.3, 0.066, 0.02),
-    A.WEEDING: (0.71, 4.4, 1.2, 0.82, 0.38, 0.02),
-    A.MARKET: (1.4, 3.4, 0.11, 2.9, 2.3, 0.52),
-    A.CROW: (0.98, 1.2, 0.86, 3.2, 0.11, 0.02),
-}
-"""Odds that a hidden card of each class (``CARD_CLASSES`` order) lies in an opponent's
-hand rather than the deck, by the opponent's last action-phase move.
-
-Measured by ``python -m bots.kitchen_odds --games 3000`` (``kitchen-greedy`` self-play,
-every hidden card at every decision): a player who just Harvested had nothing to
-plant, so a card it could plant now is three times less likely in its hand than in the
-deck; one who took from the market keeps what it swapped for. With no such move seen
-yet, the deal is uniform. Measured with two players, used at every table size.
-"""
-
-
-def card_class(scorer: Scorer, type_id: int) -> int:
-    """Index into ``CARD_CLASSES`` of a card type for the scorer's seat."""
-    catalogue = scorer.catalogue
-    if catalogue.type_crop[type_id] >= 0:
-        worth = scorer.usefulness(type_id)
-        return 0 if worth >= 10.0 else 1 if worth > 0.0 else 2
-    if type_id == catalogue.worker:
-        return 3
-    return 4 if type_id == catalogue.weed else 5
-
-
 def lean_hands(
     world: State,
     observation: Observation,
@@ -111,77 +78,10 @@ def lean_hands(
     trust: float,
     rng: random.Random,
 ) -> State:
-    """The world with the unknown cards of other hands re-dealt from the same hidden pool,
-    each card weighted by ``HAND_ODDS`` (raised to ``trust``) for the holder's last move.
-
-    A uniform deal ignores what an opponent's moves say about its hand: after a Harvest
-    it had nothing to plant. Known cards stay where they are; ``last_moves`` holds each
-    seat's last action-phase kind, or -1 when none was seen.
-    """
-    if trust <= 0.0 or not any(move in HAND_ODDS for move in last_moves):
-        return world
-    card_types = world.rules.catalogue.card_types
-    seat = observation.seat
-    known = knowledge.known
-    fixed = {card for cards in known for card in cards}
-    pool = [
-        card
-        for other, hand in enumerate(world.hands)
-        if other != seat
-        for card in hand
-        if card not in fixed
-    ]
-    pool.extend(world.deck)
-    hands = list(world.hands)
-    for other in range(world.players):
-        if other == seat:
-            continue
-        odds = HAND_ODDS.get(last_moves[other])
-        chosen = list(known[other])
-        if odds is None:
-            while len(chosen) < len(hands[other]) and pool:
-                chosen.append(pool.pop(rng.randrange(len(pool))))
-        else:
-            scorer = Scorer(world, other, KitchenSearchBot.weights)
-            by_type = {card_types[card] for card in pool}
-            weight_of = {t: odds[card_class(scorer, t)] ** trust for t in by_type}
-            while len(chosen) < len(hands[other]) and pool:
-                weights = [weight_of[card_types[card]] for card in pool]
-                chosen.append(pool.pop(rng.choices(range(len(pool)), weights=weights)[0]))
-        hands[other] = tuple(sorted(chosen))
-    rng.shuffle(pool)
-    return replace(world, hands=tuple(hands), deck=tuple(pool))
-
-
-def lead_stats(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
-    """Mean per-world lead of ``values`` over ``base`` and its standard error."""
-    worlds = len(base)
-    leads = [value - first for value, first in zip(values, base, strict=True)]
-    mean = sum(leads) / worlds
-    if worlds < 2:
-        return mean, 0.0
-    return mean, math.sqrt(sum((lead - mean) ** 2 for lead in leads) / (worlds - 1) / worlds)
-
-
-def hopeful(values: Sequence[float], base: Sequence[float], margin: float, prune: float) -> bool:
-    """Whether an alternative could still clear the margin: its lead plus ``prune``
-    standard errors exceeds it."""
-    mean, error = lead_stats(values, base)
-    return mean + prune * error > margin
-
-
-def preferred(values: Sequence[Sequence[float]], margin: float, z: float) -> int:
-    """Index of the candidate to play given per-world values (row 0: greedy's pick).
-
-    An alternative is chosen only when its mean per-world lead over row 0 exceeds both
-    ``margin`` and ``z`` standard errors of that lead; among those, the largest lead.
-    """
-    chosen, best_lead = 0, 0.0
-    for index in range(1, len(values)):
-        mean, spread = lead_stats(values[index], values[0])
-        if mean > margin and mean > z * spread and mean > best_lead:
-            chosen, best_lead = index, mean
-    return chosen
+    """``bots.kitchen_worlds.lean_hands`` with this bot's weights, for a sampled world."""
+    return kitchen_worlds.lean_hands(
+        world, observation.seat, knowledge.known, last_moves, trust, KitchenSearchBot.weights, rng
+    )
 
 
 class KitchenSearchBot(Bot):
@@ -252,34 +152,15 @@ class KitchenSearchBot(Bot):
     def _search(
         self, observation: Observation, candidates: list[Action], rng: random.Random
     ) -> Action:
-        params: SearchParams = self.params
-        seat = observation.seat
-        knowledge = self.knowledge_for(observation)
-        end_turn = observation.turn + params.depth
-        values: list[list[float]] = [[] for _ in candidates]
-        alive = list(range(len(candidates)))
-        sampled = 0
-        while sampled < params.worlds and len(alive) > 1:
-            for _ in range(min(params.batch, params.worlds - sampled)):
-                world = sample_world(observation, knowledge, rng)
-                world = lean_hands(
-                    world, observation, knowledge, self._last_moves, params.hand_model, rng
-                )
-                rollout_seed = rng.getrandbits(64)
-                for index in alive:
-                    final = rollout(
-                        apply(world, candidates[index]),
-                        end_turn,
-                        params.epsilon,
-                        self.weights,
-                        random.Random(rollout_seed),
-                    )
-                    values[index].append(evaluate(final, seat, params.scale, self.weights))
-                sampled += 1
-            alive = [0] + [
-                index
-                for index in alive[1:]
-                if hopeful(values[index], values[0], params.margin, params.prune)
-            ]
-        chosen = preferred([values[index] for index in alive], params.margin, params.z)
-        return candidates[alive[chosen]]
+        p: SearchParams = self.params
+        shape = (p.worlds, p.batch, p.depth, p.epsilon, p.scale, p.margin, p.prune, p.z)
+        chosen = kitchen_worlds.search(
+            observation,
+            self.knowledge_for(observation).known,
+            candidates,
+            self._last_moves,
+            (*shape, p.hand_model),
+            self.weights,
+            rng,
+        )
+        return candidates[chosen]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from cgsim.games import compiled
-from cgsim.games.cottage.rules import shuffle
+from cgsim.games.draws.exact import randbelow, shuffle, weighted_index
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -113,15 +113,33 @@ def test_the_deal_shuffle_draws_what_random_shuffle_draws() -> None:
             assert our_rng.random() == theirs_rng.random()
 
 
+def test_the_exact_draws_draw_what_random_draws() -> None:
+    """``randbelow`` and ``weighted_index`` leave the rng where ``randrange`` and a
+    weighted ``choices`` do, with the same result: kitchen-search's worlds stay the same."""
+    for seed in range(300):
+        theirs, ours = random.Random(seed), random.Random(seed)
+        for n in (1, 2, 7, 64, 1000):
+            assert randbelow(ours, n) == theirs.randrange(n)
+        for size in (1, 2, 5, 40):
+            weights = [theirs.random() * 3.0 ** (i % 3) for i in range(size)]
+            ours.random()
+            for _ in range(size - 1):
+                ours.random()
+            expected = theirs.choices(range(size), weights=weights)[0]
+            assert weighted_index(ours, weights) == expected
+        assert ours.random() == theirs.random()
+
+
 def test_every_compiled_package_declares_existing_modules() -> None:
     groups = compiled.compiled_groups(ROOT)
     assert set(groups) == {
         "cgsim.games.cottage._engine",
         "cgsim.games.kitchen._engine",
         "cgsim.games.drama._engine",
+        "cgsim.games.draws._engine",
         "bots._engine",
     }
-    hot = {"bots": "turn_model", "drama": "fold"}
+    hot = {"bots": "turn_model", "drama": "fold", "draws": "exact"}
     for group, modules in groups.items():
         key = hot.get(group.split(".")[-2], "rules")
         assert key in {name.rsplit(".", 1)[1] for name in modules}

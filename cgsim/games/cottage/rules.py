@@ -59,6 +59,7 @@ from cgsim.games.cottage.state import (
 )
 from cgsim.games.cottage.turn import run_turns, start_turn
 from cgsim.games.cottage.work import Work
+from cgsim.games.draws.exact import shuffle
 
 __all__ = [
     "apply",
@@ -79,19 +80,6 @@ def make_rules(players: int, settings: Settings, catalogue: Catalogue) -> Rules:
 
 
 # --------------------------------------------------------------------------- setup
-
-
-def shuffle(rng: random.Random, items: list[int]) -> None:
-    """``rng.shuffle(items)``, the same draws in the same order (CPython's algorithm:
-    Fisher-Yates from the end, each index drawn by rejection from ``getrandbits``), as
-    compiled code rather than ``random``'s Python."""
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        bits = n.bit_length()
-        j = rng.getrandbits(bits)
-        while j >= n:
-            j = rng.getrandbits(bits)
-        items[i], items[j] = items[j], items[i]
 
 
 def new_game(rules: Rules, seed: int) -> State:

@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass, replace
 
 from cgsim.games.contract import Action
+from cgsim.games.draws.exact import shuffle
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.observation import Observation, determinize, unseen_cards, visible_cards
 from cgsim.games.kitchen.state import State
@@ -78,7 +79,7 @@ def sample_world(observation: Observation, knowledge: Knowledge, rng: random.Ran
         return world
     fixed = {card for cards in knowledge.known for card in cards}
     pool = [card for card in unseen_cards(observation) if card not in fixed]
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     hands: list[tuple[int, ...]] = []
     position = 0
     for other, count in enumerate(observation.hand_counts):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cgsim.games.compiled import dataclass_reduce
+from cgsim.games.draws.exact import shuffle
 from cgsim.games.kitchen.settings import KitchenRules
 from cgsim.games.kitchen.state import (
     NONE,
@@ -169,7 +170,7 @@ def unseen_cards(observation: Observation) -> list[int]:
 def determinize(observation: Observation, rng: random.Random) -> State:
     """A full state consistent with the observation: unseen cards dealt at random."""
     hidden = unseen_cards(observation)
-    rng.shuffle(hidden)
+    shuffle(rng, hidden)
     hands: list[tuple[int, ...]] = []
     position = 0
     for other, count in enumerate(observation.hand_counts):

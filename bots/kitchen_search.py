@@ -103,6 +103,8 @@ class KitchenSearchBot(Bot):
         self._last: Observation | None = None
         self._knowledge: Knowledge | None = None
         self._last_moves: list[int] = []
+        self.rollouts = 0
+        """Rollouts the last search played (pruning makes easy decisions cheap)."""
 
     def new_game(self, game: AnyGame, seat: int, state: Any) -> None:
         super().new_game(game, seat, state)
@@ -154,7 +156,7 @@ class KitchenSearchBot(Bot):
     ) -> Action:
         p: SearchParams = self.params
         shape = (p.worlds, p.batch, p.depth, p.epsilon, p.scale, p.margin, p.prune, p.z)
-        chosen = kitchen_worlds.search(
+        chosen, self.rollouts = kitchen_worlds.search(
             observation,
             self.knowledge_for(observation).known,
             candidates,

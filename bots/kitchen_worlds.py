@@ -213,16 +213,18 @@ def search(
     shape: tuple[int, int, int, float, float, float, float, float, float],
     weights: Weights,
     rng: random.Random,
-) -> int:
-    """Index of the candidate to play (0: greedy's pick), worlds sampled in batches and
-    hopeless alternatives dropped after each; ``shape`` is ``SearchParams``' worlds,
-    batch, depth, epsilon, scale, margin, prune, z and hand_model, in that order."""
+) -> tuple[int, int]:
+    """Index of the candidate to play (0: greedy's pick) and the rollouts it took,
+    worlds sampled in batches and hopeless alternatives dropped after each; ``shape`` is
+    ``SearchParams``' worlds, batch, depth, epsilon, scale, margin, prune, z and
+    hand_model, in that order."""
     worlds, batch, depth, epsilon, scale, margin, prune, z, trust = shape
     seat = observation.seat
     end_turn = observation.turn + depth
     values: list[list[float]] = [[] for _ in candidates]
     alive = list(range(len(candidates)))
     sampled = 0
+    rollouts = 0
     while sampled < worlds and len(alive) > 1:
         for _ in range(min(batch, worlds - sampled)):
             world = deal_world(observation, known, last_moves, trust, weights, rng)
@@ -236,9 +238,10 @@ def search(
                     random.Random(rollout_seed),
                 )
                 values[index].append(evaluate(final, seat, scale, weights))
+            rollouts += len(alive)
             sampled += 1
         alive = [0] + [
             index for index in alive[1:] if hopeful(values[index], values[0], margin, prune)
         ]
     chosen = preferred([values[index] for index in alive], margin, z)
-    return alive[chosen]
+    return alive[chosen], rollouts

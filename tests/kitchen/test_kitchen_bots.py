@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-import bots.kitchen_search as search_module
 from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer
 from bots.kitchen_odds import FLOOR, count_hidden_cards, format_odds, hand_odds
 from bots.kitchen_search import (
@@ -139,23 +138,14 @@ def test_hopeful_drops_alternatives_that_cannot_reach_the_margin() -> None:
     assert not hopeful([0.9, 0.3, 0.8, 0.2], base, 0.5, 0.0)
 
 
-def test_search_with_pruning_spends_fewer_rollouts_on_clear_decisions(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    calls: list[int] = []
-    original = search_module.rollout
-
-    def counting(*args: Any) -> State:
-        calls.append(1)
-        return original(*args)
-
-    monkeypatch.setattr(search_module, "rollout", counting)
+def test_search_with_pruning_spends_fewer_rollouts_on_clear_decisions() -> None:
     state = GAME.new_game(GAME.make_rules(2, {}), 12)
     legal = GAME.legal_actions(state)
     params = SearchParams(worlds=16, batch=4, candidates=3, prune=0.0, margin=0.5)
-    KitchenSearchBot(params).choose(GAME.observation(state, 0), legal, random.Random(1))
+    bot = KitchenSearchBot(params)
+    bot.choose(GAME.observation(state, 0), legal, random.Random(1))
     assert len(legal) >= 3
-    assert len(calls) == 4 * 3
+    assert bot.rollouts == 4 * 3
 
 
 def test_leaning_hands_keeps_the_observation_and_known_cards() -> None:

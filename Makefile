@@ -13,7 +13,7 @@ GOLDEN_BOTS := random
 # CGSIM_PURE_PYTHON=1 skips compiling: the same results, several times slower.
 COMPILED := $(VENV)/.compiled
 ENGINE_SOURCES := $(wildcard cgsim/games/cottage/*.py cgsim/games/kitchen/*.py cgsim/games/drama/*.py cgsim/games/loop/*.py) \
-	bots/__init__.py bots/evaluation.py bots/quick_eval.py bots/turn_model.py \
+	bots/__init__.py bots/evaluation.py bots/quick_eval.py bots/turn_model.py bots/kitchen_policy.py \
 	cgsim/games/compiled.py setup.py
 
 # The dependencies first (a pure-Python install), then the compiled engines: mypyc

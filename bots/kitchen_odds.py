@@ -30,7 +30,7 @@ Counts = dict[int, list[list[int]]]
 
 
 def _count(state: State, holder: int, move: int, counts: Counts) -> None:
-    scorer = Scorer(state, holder, GreedyParams())
+    scorer = Scorer(state, holder, GreedyParams().weights())
     card_types = state.rules.catalogue.card_types
     table = counts.setdefault(move, [[0, 0] for _ in CARD_CLASSES])
     for where, cards in ((0, state.hands[holder]), (1, state.deck)):

@@ -27,15 +27,16 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bots.kitchen_greedy import GreedyParams, Scorer, as_observation, greedy_choice, progress
+from bots.kitchen_greedy import GreedyParams, Scorer, as_observation, greedy_choice
+from bots.kitchen_policy import evaluate as evaluate
+from bots.kitchen_policy import rollout as rollout
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame
 from cgsim.games.kitchen import actions as A
-from cgsim.games.kitchen.cards import SPECIALS
 from cgsim.games.kitchen.knowledge import Knowledge, sample_world
 from cgsim.games.kitchen.observation import Observation
-from cgsim.games.kitchen.rules import apply, can_use_special, legal_actions
-from cgsim.games.kitchen.state import NONE, Phase, State
+from cgsim.games.kitchen.rules import apply
+from cgsim.games.kitchen.state import Phase, State
 
 
 class SearchParams(BaseModel):
@@ -64,28 +65,6 @@ class SearchParams(BaseModel):
         ge=0.0,
         description="trust in the measured odds of what opponents hold (0: uniform deal)",
     )
-
-
-def position_value(state: State, seat: int) -> float:
-    """Progress on the beds, the worth of the hand and usable specials, minus own Weeds."""
-    scorer = Scorer(state, seat, KitchenSearchBot.greedy)
-    catalogue = state.rules.catalogue
-    card_types = catalogue.card_types
-    hand = sum(scorer.usefulness(card_types[card]) for card in state.hands[seat]) / 10.0
-    specials = sum(
-        can_use_special(state.specials, special, seat) for special in range(len(SPECIALS))
-    )
-    weeds = sum(card_types[card] == catalogue.weed for bed in state.beds[seat] for card in bed)
-    return progress(state, seat) + 0.8 * hand + 0.8 * specials - 1.5 * weeds
-
-
-def evaluate(state: State, seat: int, scale: float) -> float:
-    """1 for a win, 0 for a loss, else a logistic of the lead over the best opponent."""
-    if state.winner != NONE:
-        return 1.0 if state.winner == seat else 0.0
-    mine = position_value(state, seat)
-    best = max(position_value(state, other) for other in range(state.players) if other != seat)
-    return 1.0 / (1.0 + math.exp(-(mine - best) / scale))
 
 
 CARD_CLASSES = ("plant-now", "plant-later", "plant-dead", "worker", "weed", "sluggard")
@@ -163,7 +142,7 @@ def lean_hands(
             while len(chosen) < len(hands[other]) and pool:
                 chosen.append(pool.pop(rng.randrange(len(pool))))
         else:
-            scorer = Scorer(world, other, KitchenSearchBot.greedy)
+            scorer = Scorer(world, other, KitchenSearchBot.weights)
             by_type = {card_types[card] for card in pool}
             weight_of = {t: odds[card_class(scorer, t)] ** trust for t in by_type}
             while len(chosen) < len(hands[other]) and pool:
@@ -172,21 +151,6 @@ def lean_hands(
         hands[other] = tuple(sorted(chosen))
     rng.shuffle(pool)
     return replace(world, hands=tuple(hands), deck=tuple(pool))
-
-
-def rollout(
-    state: State, end_turn: int, epsilon: float, greedy: GreedyParams, rng: random.Random
-) -> State:
-    """Play on with the greedy policy (``epsilon`` of the moves at random) until turn
-    ``end_turn`` begins or the game ends."""
-    while state.turn < end_turn and state.phase != Phase.OVER:
-        legal = legal_actions(state)
-        if epsilon and rng.random() < epsilon:
-            action = legal[rng.randrange(len(legal))]
-        else:
-            action = greedy_choice(state, state.decider, legal, greedy, rng)
-        state = apply(state, action)
-    return state
 
 
 def lead_stats(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
@@ -232,6 +196,7 @@ class KitchenSearchBot(Bot):
     Params: ClassVar[type[BaseModel]] = SearchParams
 
     greedy = GreedyParams()
+    weights = greedy.weights()
 
     def __init__(self, params: BaseModel | None = None) -> None:
         super().__init__(params)
@@ -268,7 +233,7 @@ class KitchenSearchBot(Bot):
 
     def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         observation = as_observation(state)
-        pick = greedy_choice(observation, observation.seat, legal_actions, self.greedy, rng)
+        pick = greedy_choice(observation, observation.seat, legal_actions, self.weights, rng)
         if len(legal_actions) == 1:
             return pick
         candidates = self._candidates(observation, legal_actions, pick)
@@ -280,7 +245,7 @@ class KitchenSearchBot(Bot):
         self, observation: Observation, legal: Sequence[Action], pick: Action
     ) -> list[Action]:
         """Greedy's pick first, then the best-scored others, ``candidates`` in all."""
-        scorer = Scorer(observation, observation.seat, self.greedy)
+        scorer = Scorer(observation, observation.seat, self.weights)
         others = sorted((a for a in legal if a != pick), key=lambda a: -scorer.score(a))
         return [pick, *others[: self.params.candidates - 1]]
 
@@ -306,10 +271,10 @@ class KitchenSearchBot(Bot):
                         apply(world, candidates[index]),
                         end_turn,
                         params.epsilon,
-                        self.greedy,
+                        self.weights,
                         random.Random(rollout_seed),
                     )
-                    values[index].append(evaluate(final, seat, params.scale))
+                    values[index].append(evaluate(final, seat, params.scale, self.weights))
                 sampled += 1
             alive = [0] + [
                 index

@@ -74,6 +74,34 @@ def test_the_pure_python_bots_play_the_compiled_bots_games() -> None:
     assert pure[1] == f"pure Python ({compiled.PURE_ENV} is set)"
 
 
+KITCHEN_GAME = """
+from cgsim.games.compiled import engine_mode
+from cgsim.games.registry import get_game
+from cgsim.play.bot_registry import resolve_bot
+from cgsim.studies.strength import play
+game = get_game("kitchen-garden")
+bots = [resolve_bot(spec, game.info.id).create() for spec in {specs!r}]
+print([(seat.score, seat.decisions) for seat in play(game, bots, 3, 4)])
+import bots.kitchen_policy
+print(engine_mode("bots"))
+"""
+
+
+def test_the_pure_python_kitchen_search_plays_the_compiled_ones_game() -> None:
+    """``kitchen-search`` and its greedy rollouts (``bots.kitchen_policy``) choose, and
+    draw from their rng, what their sources do: one game, pure Python and as installed."""
+    code = KITCHEN_GAME.format(specs=["kitchen-search:worlds=4,batch=2", "kitchen-greedy"])
+    outputs = []
+    for env in ({"PATH": "/usr/bin:/bin", compiled.PURE_ENV: "1"}, {"PATH": "/usr/bin:/bin"}):
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout.splitlines())
+    assert outputs[0][0] == outputs[1][0]
+    assert outputs[0][1] == f"pure Python ({compiled.PURE_ENV} is set)"
+
+
 def test_the_deal_shuffle_draws_what_random_shuffle_draws() -> None:
     for seed in range(300):
         for size in (1, 2, 9, 36, 200):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -54,6 +55,13 @@ def test_greedy_and_search_play_full_games(players: int) -> None:
     bots[-1] = KitchenSearchBot(SearchParams(worlds=2, depth=1, candidates=2))
     state, _ = play_game(bots, players, cap=120)
     assert GAME.is_terminal(state)
+
+
+def test_greedy_weights_are_its_params() -> None:
+    params = GreedyParams(plant=90.0, steal=1.5)
+    weights = params.weights()
+    assert {name: getattr(weights, name) for name in GreedyParams.model_fields} == dict(params)
+    assert pickle.loads(pickle.dumps(weights)) == weights
 
 
 def test_greedy_is_deterministic_and_wins_against_itself_sometimes() -> None:
@@ -174,7 +182,7 @@ def test_leaning_hands_keeps_the_observation_and_known_cards() -> None:
 
 def test_card_class_sorts_cards_by_their_use_to_the_holder() -> None:
     state = GAME.new_game(GAME.make_rules(2, {}), 3)
-    scorer = Scorer(state, 1, GreedyParams())
+    scorer = Scorer(state, 1, GreedyParams().weights())
     catalogue = state.rules.catalogue
     task = catalogue.tasks[state.tasks[1]]
     assert card_class(scorer, catalogue.worker) == CARD_CLASSES.index("worker")
@@ -218,7 +226,7 @@ def _class_share(moves: list[int], trials: int, wanted: str) -> float:
     state = GAME.new_game(GAME.make_rules(2, {}), 14)
     view = GAME.observation(state, 0)
     known = Knowledge.empty(view)
-    scorer = Scorer(state, 1, GreedyParams())
+    scorer = Scorer(state, 1, GreedyParams().weights())
     card_types = state.rules.catalogue.card_types
     rng = random.Random(5)
     hits = total = 0

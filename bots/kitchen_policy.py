@@ -1,0 +1,338 @@
+"""Kitchen Garden's greedy scoring and the search's playouts, compiled with mypyc.
+
+``kitchen-greedy`` plays ``greedy_choice`` once a decision; ``kitchen-search`` plays it
+again at every step of every rollout, about two thousand times a decision, which was
+most of its cost (profiled: scoring actions, not the engine). So the scorer, the
+rollout and the leaf evaluation live here, in a module compiled with the engines
+(``bots.COMPILED``); the bots, pydantic parameters and all, stay pure Python and call
+in. The pure-Python fallback runs this same source: same moves, same rng draws.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cgsim.games.compiled import dataclass_reduce
+from cgsim.games.contract import Action
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.actions import BAZAAR as BAZAAR_ACTION
+from cgsim.games.kitchen.actions import (
+    BAZAAR_DONE,
+    BAZAAR_SWAP,
+    CLEAN_DISCARD,
+    HARVEST,
+    HOLIDAY_DISCARD,
+    MARKET,
+    PLANT,
+    STEAL,
+    WEED,
+    WEEDING,
+    decode,
+)
+from cgsim.games.kitchen.actions import CROW as CROW_ACTION
+from cgsim.games.kitchen.actions import HOLIDAY as HOLIDAY_ACTION
+from cgsim.games.kitchen.cards import BAZAAR, CROW, SPECIALS, Catalogue
+from cgsim.games.kitchen.observation import Observation
+from cgsim.games.kitchen.rules import (
+    apply,
+    bed_full,
+    bed_plants,
+    can_plant,
+    can_use_special,
+    legal_actions,
+)
+from cgsim.games.kitchen.state import NONE, PHASE_OVER, State
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The greedy scorer's feature weights (``GreedyParams`` as plain floats)."""
+
+    plant: float
+    complete_bed: float
+    pull_weed: float
+    weed_leader: float
+    sluggard_leader: float
+    harvest: float
+    swap_gain: float
+    steal: float
+    extra_action: float
+
+    def __reduce__(self) -> tuple[type[Weights], tuple[Any, ...]]:
+        return dataclass_reduce(self)
+
+
+def progress(view: State | Observation, seat: int) -> float:
+    """How far a seat is toward a fully planted garden: plants planted plus a bonus per
+    fully planted bed (used by both Kitchen bots)."""
+    catalogue = view.rules.catalogue
+    task = catalogue.tasks[view.tasks[seat]]
+    total = 0.0
+    for crop, bed in enumerate(view.beds[seat]):
+        total += bed_plants(catalogue, bed)
+        if bed_full(catalogue, bed, task.targets[crop], task.slots[crop]):
+            total += 4.0
+    return total
+
+
+def _fits_later(
+    catalogue: Catalogue, bed: tuple[int, ...], target: int, slots: int, v: int
+) -> bool:
+    """Whether a card of ``v`` plants could join the bed once its Weeds are gone."""
+    card_types = catalogue.card_types
+    plant_cards = [card for card in bed if catalogue.type_crop[card_types[card]] >= 0]
+    free = slots - len(plant_cards) - 1
+    if free < 0:
+        return False
+    needed = target - bed_plants(catalogue, plant_cards) - v
+    return catalogue.min_plants * free <= needed <= catalogue.max_plants * free
+
+
+_WORTH_CACHES: dict[int, tuple[Catalogue, dict[tuple[tuple[int, ...], int, int, int], float]]] = {}
+"""Per catalogue (kept alive, so its id stays unique): plant-card worth by bed and card."""
+
+
+def _plant_worth(
+    catalogue: Catalogue, bed: tuple[int, ...], target: int, slots: int, plants: int
+) -> float:
+    """Worth of a plant card of ``plants`` for a bed: plantable now (more when it leaves
+    one slot), plantable once the bed's Weeds are pulled, or useless.
+
+    Memoised: rollouts ask the same question of the same beds thousands of times.
+    """
+    entry = _WORTH_CACHES.get(id(catalogue))
+    if entry is None or entry[0] is not catalogue:
+        entry = (catalogue, {})
+        _WORTH_CACHES[id(catalogue)] = entry
+    cache = entry[1]
+    key = (bed, target, slots, plants)
+    value = cache.get(key)
+    if value is None:
+        if can_plant(catalogue, bed, target, slots, plants):
+            value = 10.0 + plants * 0.1 + (3.0 if len(bed) + 1 == slots else 0.0)
+        elif _fits_later(catalogue, bed, target, slots, plants):
+            value = 4.0
+        else:
+            value = 0.0
+        cache[key] = value
+    return value
+
+
+class Scorer:
+    """Feature scores of a seat's legal actions in one view (a state or an observation)."""
+
+    def __init__(self, view: State | Observation, seat: int, weights: Weights) -> None:
+        self.view = view
+        self.seat = seat
+        self.weights = weights
+        self.catalogue: Catalogue = view.rules.catalogue
+        self.beds: tuple[tuple[tuple[int, ...], ...], ...] = view.beds
+        self.market: tuple[int, ...] = view.market
+        self.targets: tuple[int, ...] = self.catalogue.tasks[view.tasks[seat]].targets
+        self.slots: tuple[int, ...] = self.catalogue.tasks[view.tasks[seat]].slots
+        self.hand: tuple[int, ...] = view.hands[seat] if isinstance(view, State) else view.hand
+        self._leader = -1
+        self._usefulness: dict[int, float] = {}
+
+    @property
+    def leader(self) -> int:
+        """The opponent furthest along (lowest seat on ties), found when first needed."""
+        if self._leader < 0:
+            best, best_progress = -1, 0.0
+            for other in range(self.view.rules.players):
+                if other == self.seat:
+                    continue
+                value = progress(self.view, other)
+                if best < 0 or value > best_progress:
+                    best, best_progress = other, value
+            self._leader = best
+        return self._leader
+
+    def usefulness(self, type_id: int) -> float:
+        """How much a card of this type helps the seat (higher keeps it)."""
+        cached = self._usefulness.get(type_id)
+        if cached is not None:
+            return cached
+        catalogue = self.catalogue
+        crop = catalogue.type_crop[type_id]
+        beds = self.beds[self.seat]
+        value: float
+        if crop >= 0:
+            value = _plant_worth(
+                catalogue,
+                beds[crop],
+                self.targets[crop],
+                self.slots[crop],
+                catalogue.type_plants[type_id],
+            )
+        elif type_id == catalogue.worker:
+            value = 9.0 if self._own_weeds() else 5.0
+        elif type_id == catalogue.weed:
+            value = 3.0
+        else:
+            value = 3.5
+        self._usefulness[type_id] = value
+        return value
+
+    def _plantable_count(self) -> int:
+        catalogue = self.catalogue
+        crops: set[int] = set()
+        for card in self.hand:
+            type_id = catalogue.card_types[card]
+            crop = catalogue.type_crop[type_id]
+            if crop >= 0 and self.usefulness(type_id) >= 10.0:
+                crops.add(crop)
+        return len(crops)
+
+    def _own_weeds(self) -> int:
+        catalogue = self.catalogue
+        card_types = catalogue.card_types
+        weed = catalogue.weed
+        count = 0
+        for bed in self.beds[self.seat]:
+            for card in bed:
+                if card_types[card] == weed:
+                    count += 1
+        return count
+
+    def score(self, action: Action) -> float:
+        kind, a, b, c = decode(action)
+        p = self.weights
+        catalogue = self.catalogue
+        if kind in (MARKET, BAZAAR_SWAP):
+            market_type = catalogue.card_types[self.market[b]]
+            gain = self.usefulness(market_type) - self.usefulness(a)
+            return 20.0 + p.swap_gain * gain if gain > 0 else -10.0
+        if kind == PLANT:
+            crop = catalogue.type_crop[a]
+            bed = self.beds[self.seat][crop]
+            completes = (
+                len(bed) + 1 == self.slots[crop]
+                and bed_plants(catalogue, bed) + catalogue.type_plants[a] == self.targets[crop]
+            )
+            return p.plant + (p.complete_bed if completes else 0.0) + catalogue.type_plants[a]
+        if kind == CROW_ACTION:
+            return 12.0 + 2.0 * self.usefulness(a)
+        if kind in (CLEAN_DISCARD, HOLIDAY_DISCARD):
+            return -self.usefulness(a)
+        if kind == WEEDING:
+            card = self.beds[self.seat][a][b]
+            return p.pull_weed if catalogue.card_types[card] == catalogue.weed else -50.0
+        if kind == WEED:
+            lead = 1.0 if a == self.leader else 0.5
+            return p.weed_leader * lead + bed_plants(catalogue, self.beds[a][b])
+        if kind == HARVEST:
+            return p.harvest
+        if kind == STEAL:
+            card = self.beds[a][b][c]
+            target_task = catalogue.tasks[self.view.tasks[a]]
+            was_full = bed_full(
+                catalogue, self.beds[a][b], target_task.targets[b], target_task.slots[b]
+            )
+            lead = 1.0 if a == self.leader else 0.6
+            gain = self.usefulness(catalogue.card_types[card])
+            return p.steal * lead + (15.0 if was_full else 0.0) + gain
+        if kind == BAZAAR_ACTION:
+            best = 0.0
+            for index, card in enumerate(self.market):
+                worth = self.usefulness(catalogue.card_types[card])
+                if index == 0 or worth > best:
+                    best = worth
+            return 18.0 if best < 10.0 else 4.0
+        if kind == HOLIDAY_ACTION:
+            worth = 0.0
+            for card in self.hand:
+                worth += self.usefulness(catalogue.card_types[card])
+            return 16.0 if worth < 4.0 * max(1, len(self.hand)) else 1.0
+        if kind == BAZAAR_DONE:
+            return 20.0
+        return self._condition_score(kind, a)
+
+    def _condition_score(self, kind: int, a: int) -> float:
+        p = self.weights
+        if kind == A.END_CONDITIONS:
+            return 0.0
+        if kind == A.COND_WORKER:
+            if self._own_weeds():
+                return -1.0
+            return p.extra_action if self._plantable_count() >= 2 else -1.0
+        if kind == A.COND_SPECIAL:
+            if self._plantable_count() < 2:
+                return -1.0
+            return p.extra_action - (2.0 if a == CROW else 1.0 if a == BAZAAR else 0.0)
+        if kind == A.COND_SLUGGARD:
+            return p.sluggard_leader + (5.0 if a == self.leader else 0.0)
+        if kind == A.CANCEL_SLUGGARD:
+            return 10.0
+        return 0.0
+
+
+def greedy_choice(
+    view: State | Observation,
+    seat: int,
+    legal: Sequence[Action],
+    weights: Weights,
+    rng: random.Random,
+) -> Action:
+    """The best-scoring legal action for ``seat``; ties broken with ``rng``."""
+    if len(legal) == 1:
+        return legal[0]
+    scorer = Scorer(view, seat, weights)
+    best: list[Action] = []
+    best_score = -math.inf
+    for action in legal:
+        value = scorer.score(action)
+        if value > best_score:
+            best_score = value
+            best = [action]
+        elif value == best_score:
+            best.append(action)
+    return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
+
+
+def rollout(
+    state: State, end_turn: int, epsilon: float, weights: Weights, rng: random.Random
+) -> State:
+    """Play on with the greedy policy (``epsilon`` of the moves at random) until turn
+    ``end_turn`` begins or the game ends."""
+    while state.turn < end_turn and state.phase != PHASE_OVER:
+        legal = legal_actions(state)
+        if epsilon and rng.random() < epsilon:
+            action = legal[rng.randrange(len(legal))]
+        else:
+            action = greedy_choice(state, state.decider, legal, weights, rng)
+        state = apply(state, action)
+    return state
+
+
+def position_value(state: State, seat: int, weights: Weights) -> float:
+    """Progress on the beds, the worth of the hand and usable specials, minus own Weeds."""
+    scorer = Scorer(state, seat, weights)
+    card_types = scorer.catalogue.card_types
+    hand = 0.0
+    for card in state.hands[seat]:
+        hand += scorer.usefulness(card_types[card])
+    specials = 0
+    for special in range(len(SPECIALS)):
+        if can_use_special(state.specials, special, seat):
+            specials += 1
+    weeds = scorer._own_weeds()
+    return progress(state, seat) + 0.8 * (hand / 10.0) + 0.8 * specials - 1.5 * weeds
+
+
+def evaluate(state: State, seat: int, scale: float, weights: Weights) -> float:
+    """1 for a win, 0 for a loss, else a logistic of the lead over the best opponent."""
+    if state.winner != NONE:
+        return 1.0 if state.winner == seat else 0.0
+    mine = position_value(state, seat, weights)
+    best = -math.inf
+    for other in range(state.players):
+        if other != seat:
+            value = position_value(state, other, weights)
+            if value > best:
+                best = value
+    return 1.0 / (1.0 + math.exp(-(mine - best) / scale))

@@ -16,6 +16,7 @@ class RandomBot(Bot):
     name: ClassVar[str] = "random"
     description: ClassVar[str] = "uniform over the legal actions (the floor of the ladder)"
     games: ClassVar[tuple[str, ...]] = (ANY_GAME,)
+    looks: ClassVar[bool] = False
 
     def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         return legal_actions[rng.randrange(len(legal_actions))]

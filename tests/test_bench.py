@@ -195,3 +195,19 @@ def test_a_failing_probe_is_one_error_naming_the_interpreter_and_its_last_line(
     with pytest.raises(ConfigError) as refused:
         _probe(python, {"measure": "engine"})
     assert str(refused.value) == f"the speed probe failed under {python}: No module named cgsim"
+
+
+@pytest.mark.parametrize("game", ["cottage-garden", "kitchen-garden"])
+def test_the_bare_engine_plays_the_very_games_the_match_loop_plays(game: str) -> None:
+    """The match loop's cost is compared with the bare engine on the same games."""
+    from cgsim.play.match import play_game
+
+    the_game = get_game(game)
+    rules = the_game.make_rules(2, {}, None, {})
+    specs = [resolve_bot("random", game)] * 2
+    finals = list(bench.bare_games(2, {}, 3, 7, game))
+    for offset, final in enumerate(finals):
+        outcome = play_game(the_game, rules, 7 + offset, specs)
+        result = the_game.result(final)
+        assert outcome.game["turns"] == result.turns
+        assert [row["score"] for row in outcome.seats] == [float(s) for s in result.scores]

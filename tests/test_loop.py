@@ -153,3 +153,57 @@ def test_win_shares_split_a_shared_win() -> None:
     result = GameResult((5.0, 5.0, 2.0), (0, 1), "normal", 3, (1.5, 1.5, 3.0))
     assert win_shares(result) == (0.5, 0.5, 0.0)
     assert win_shares(GameResult((1.0, 2.0), (1,), "normal", 3, (2.0, 1.0))) == (0.0, 1.0)
+
+
+class Blind(Bot):
+    """Declares it never reads its view, and records what it was handed."""
+
+    games: ClassVar[tuple[str, ...]] = ("toy",)
+    looks: ClassVar[bool] = False
+
+    def __init__(self, params: Any = None) -> None:
+        super().__init__(params)
+        self.views: list[Any] = []
+
+    def choose(self, state: Any, legal_actions: Sequence[int], rng: random.Random) -> int:
+        self.views.append(state)
+        return legal_actions[0]
+
+
+class Looking(Blind):
+    looks: ClassVar[bool] = True
+
+
+def test_a_bot_that_never_looks_gets_no_view_and_one_that_looks_gets_its_own() -> None:
+    blind, looking = Blind(), Looking()
+    loop.play(GAME, GAME.new_game(RULES, 3), [blind, looking], _rngs())
+    assert blind.views and all(view is None for view in blind.views)
+    assert looking.views and all(view is not None for view in looking.views)
+
+
+def test_the_watch_tells_the_running_seat_and_writes_shared_cells_only_when_given() -> None:
+    from multiprocess import RawArray
+
+    from cgsim.games.loop.watch import GAME as GAME_CELL
+    from cgsim.games.loop.watch import NOBODY, SEAT, SINCE, BotWatch, read
+
+    private = BotWatch()
+    private.enter(1)
+    assert private.seat == 1 and private.cells is None
+    private.leave()
+    assert private.seat is None
+
+    cells = RawArray("d", 3)
+    shared = BotWatch(cells)
+    shared.game(7)
+    shared.enter(0)
+    assert (cells[GAME_CELL], cells[SEAT], cells[SINCE]) == (7.0, 0.0, 0.0)  # untimed
+    shared.leave()
+    assert cells[SEAT] == NOBODY
+    shared.timed = True
+    shared.enter(1)
+    assert cells[SINCE] > 0.0 and read(cells).seat == 1 and read(cells).game_id == 7
+    checked: list[int | None] = []
+    shared.check = checked.append
+    shared.leave()
+    assert checked == [1] and read(cells).seat is None

@@ -22,6 +22,7 @@ from cgsim.reporting.report import (
     summary_text,
     write_report,
 )
+from cgsim.reporting.stats import wilson_interval
 
 # Six decided games of bots A and B over three deals (seats swapped within a deal), plus
 # one error game. Hand-computed below.
@@ -262,6 +263,11 @@ def test_solo_run_shows_scores_and_benchmarks(tmp_path: Path) -> None:
     }
     assert benchmarks["very good"]["share"] == pytest.approx(6 / 8)
     assert benchmarks["exceptional"]["share"] == pytest.approx(3 / 8)
+    wilson = wilson_interval(3, 8)
+    assert (benchmarks["exceptional"]["low"], benchmarks["exceptional"]["high"]) == (
+        wilson.low,
+        wilson.high,
+    )
     assert any(s.title == "Score benchmarks" for s in report.sections)
     assert any("Solo" in note for note in report.notes)
     text = summary_text(report)

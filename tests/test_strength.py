@@ -17,6 +17,7 @@ from cgsim.games.kitchen.game import GAME as KITCHEN
 from cgsim.games.kitchen.observation import Observation
 from cgsim.games.loop import BotFault
 from cgsim.games.registry import get_game
+from cgsim.reporting.stats import wilson_interval
 from cgsim.studies.strength import (
     SeatOutcome,
     StrengthReport,
@@ -205,6 +206,7 @@ def test_a_game_without_a_ladder_asks_for_bots(monkeypatch: pytest.MonkeyPatch) 
 
     import toygame
 
+    toygame.register()
     monkeypatch.setattr(toygame.GAME, "info", dataclasses.replace(toygame.INFO, ladder=()))
     with pytest.raises(
         ConfigError, match=r"'toy' declares no bot ladder; name the bots with --bots"
@@ -228,3 +230,29 @@ def test_an_illegal_choice_names_the_bot_and_its_seat() -> None:
 
     with pytest.raises(BotFault, match=r"bot kitchen-greedy \(seat 0\): illegal action"):
         play(KITCHEN, [Cheat(), KitchenGreedyBot()], 5, 5)
+
+
+def _solo(bot: str, scores: list[float], game: str = "cottage-garden") -> list[TaskResult]:
+    return [
+        TaskResult(Task((bot,), deal, 0, game), ((SeatOutcome(score, 1.0, 1, 0.0),),))
+        for deal, score in enumerate(scores)
+    ]
+
+
+def test_solo_table_shows_each_benchmark_share_with_a_wilson_interval() -> None:
+    scores = [60.0, 70.0, 75.0, 80.0, 85.0]
+    report = summarize(["greedy"], _solo("greedy", scores), 0.0)
+    marks = report.solo[0].benchmarks
+    assert [(m.label, m.score) for m in marks] == [("very good", 70.0), ("exceptional", 80.0)]
+    assert marks[0].share == wilson_interval(4, 5) and marks[1].share == wilson_interval(2, 5)
+    text = format_report(report)
+    assert "benchmark (very good 70, exceptional 80), 95% Wilson interval" in text
+    row = next(line for line in text.splitlines() if line.startswith("  greedy"))
+    assert row.split()[-6:] == ["80.0", "[37.6,", "96.4]", "40.0", "[11.8,", "76.9]"]
+
+
+def test_no_benchmark_columns_for_a_game_without_benchmarks(monkeypatch: Any) -> None:
+    monkeypatch.setattr(type(get_game("cottage-garden").info), "benchmarks_for", lambda *_: {})
+    report = summarize(["greedy"], _solo("greedy", [75.0, 85.0]), 0.0)
+    assert report.solo[0].benchmarks == ()
+    assert "Wilson" not in format_report(report)

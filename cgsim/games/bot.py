@@ -37,6 +37,10 @@ class Bot:
     searches: ClassVar[bool] = False
     """True for a bot that searches (many engine calls a decision): benches time it over
     fewer games."""
+    looks: ClassVar[bool] = True
+    """False for a bot whose ``choose`` never reads the state it is given (it picks
+    among the legal actions blind): the loop then builds no view for its decisions and
+    hands it ``None``."""
     budget_params: ClassVar[tuple[str, ...]] = ()
     """The parameters that set its search size (``cgsim strength --budget``)."""
 

@@ -43,10 +43,10 @@ from multiprocess.connection import Connection
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame
 from cgsim.games.loop import REASON_LIMIT, BotFault
+from cgsim.games.loop.watch import grace_deadline
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.lifeline import exit_with_parent
 from cgsim.play.match import _on_alarm, _Referee
-from cgsim.play.watch import grace_deadline
 
 REPLY_LIMIT = 1 << 16
 """Largest reply accepted from a bot process, in bytes."""

@@ -5,7 +5,7 @@ needs on top: the referee (the per-decision time limit), the record, the result 
 and fault containment. A bot that cannot be created, raises, returns an action outside
 the legal list, or exceeds the time limit ends the game with end ``error`` naming the
 seat and the reason, and an exception of the engine itself is recorded as
-``engine: ...`` rather than blamed on a bot. A :class:`~cgsim.play.watch.BotWatch`
+``engine: ...`` rather than blamed on a bot. A :class:`~cgsim.games.loop.watch.BotWatch`
 knows which seat's code runs, so even a ``KeyboardInterrupt`` or another
 ``BaseException`` raised by a bot (where SIGINT is ignored, as in a worker: there it
 cannot be the user's) is that seat's error. Either way the caller gets rows and the run
@@ -27,9 +27,9 @@ from cgsim.games import loop
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult, GameSummary, Row
 from cgsim.games.loop import BotFault, bot_name, describe, win_shares
+from cgsim.games.loop.watch import BotWatch
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.seeds import seat_seed
-from cgsim.play.watch import BotWatch
 
 ERROR_END = "error"
 MAX_ACTIONS = 500_000
@@ -129,14 +129,14 @@ def _play(
     from the game's tally (the same summary, without building the record)."""
     bots: list[Bot] = []
     for seat, spec in enumerate(specs):
-        watch(seat)
+        watch.enter(seat)
         try:
             bots.append(spec.create())
         except BotFault:
             raise
         except (Exception, SystemExit) as error:
             raise BotFault(seat, f"cannot be created: {describe(error)}", spec.name) from error
-        watch(None)
+        watch.leave()
     rngs = [random.Random(s) for s in seat_seeds]
     state = game.new_game(rules, seed)
 
@@ -148,7 +148,7 @@ def _play(
             rngs,
             decide=referee,
             after_action=after_action,
-            bot_call=watch,
+            watch=watch,
             max_actions=MAX_ACTIONS if max_actions is None else min(max_actions, MAX_ACTIONS),
         )
 
@@ -181,7 +181,10 @@ def _game_row(
 
 def _extend(core: Row, extra: Row) -> Row:
     """Core columns first; game-specific ones after, never replacing a core column."""
-    return {**core, **extra, **core}  # (a key keeps its first place, takes its last value)
+    row = {**core, **extra}
+    if len(row) < len(core) + len(extra):  # a shared key: the core's value wins
+        row.update(core)
+    return row
 
 
 def error_outcome(
@@ -239,7 +242,7 @@ def _table_row(row: Row, game_id: int, block: int, labels: Sequence[str]) -> Row
     lead: Row = {"game_id": game_id, "block": block, "seat": seat}
     if isinstance(seat, int) and 0 <= seat < len(labels):
         lead["bot"] = labels[seat]
-    return {**lead, **row, **lead}
+    return _extend(lead, row)
 
 
 def _finished_outcome(
@@ -321,6 +324,7 @@ def play_game(
     alarm = referee is not None and referee.alarm
     previous = signal.signal(signal.SIGALRM, _on_alarm) if alarm else None
     watch = watch if watch is not None else BotWatch()
+    watch.timed = referee is not None
     watch.game(game_id)
     start = time.perf_counter()
     try:

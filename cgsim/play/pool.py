@@ -11,7 +11,7 @@ flat rows, column by column, never game states.
 
 A hostile or broken bot cannot stop a run either:
 
-- each worker shares a :class:`~cgsim.play.watch.BotWatch` with the parent, which so
+- each worker shares a :class:`~cgsim.games.loop.watch.BotWatch` with the parent, which so
   knows the game and seat running when a worker dies (a bot's ``os._exit`` is its
   seat's error) and, with a time limit, stops a bot that defeats the alarm: past the
   limit plus a grace the parent kills the worker and records that seat's error;
@@ -43,6 +43,7 @@ from multiprocess.connection import wait
 
 from cgsim.games.contract import AnyGame, Row
 from cgsim.games.loop import BotFault
+from cgsim.games.loop.watch import CELLS, BotWatch, Running, grace_deadline, read
 from cgsim.games.recordio import dumps
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import BotSpec
@@ -51,7 +52,6 @@ from cgsim.play.lifeline import exit_with_parent
 from cgsim.play.match import ERROR_END, GameOutcome, GameSpec, error_outcome, play_game
 from cgsim.play.seal import SEALED_DATA, SEALED_PACKAGES, Seal
 from cgsim.play.storage import Columns
-from cgsim.play.watch import CELLS, BotWatch, Running, grace_deadline, read
 
 MAX_ATTEMPTS = 2
 """Times a single game may kill its worker before it is recorded as an error."""

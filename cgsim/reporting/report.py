@@ -37,7 +37,7 @@ from cgsim.reporting.balance import (
     balance_tables,
     shown_sections,
 )
-from cgsim.reporting.intervals import interval_table
+from cgsim.reporting.intervals import benchmark_shares, interval_table
 from cgsim.reporting.metrics import DECIDED_ENDS, schema_of
 from cgsim.reporting.notable import notable_section
 from cgsim.reporting.pages import Page, PageSection, PageTable, format_value, shown_rows, write_page
@@ -522,29 +522,13 @@ class _Builder:
             self._benchmarks(benchmarks)
 
     def _benchmarks(self, benchmarks: Mapping[str, float]) -> None:
-        parts = []
-        for label, threshold in sorted(benchmarks.items(), key=lambda kv: kv[1]):
-            reached = interval_table(
-                self.decided_seats, ["bot"], pl.col("score") >= threshold, "share", rate=True
-            )
-            parts.append(
-                reached.select(
-                    "bot",
-                    pl.lit(label).alias("benchmark"),
-                    pl.lit(threshold).alias("score"),
-                    "games",
-                    "share",
-                    "low",
-                    "high",
-                )
-            )
-        self.tables["score_benchmarks"] = pl.concat(parts)
+        self.tables["score_benchmarks"] = benchmark_shares(self.decided_seats, ["bot"], benchmarks)
         listed = ", ".join(f"{label} {value:g}" for label, value in benchmarks.items())
         self.sections.append(
             Section(
                 "Score benchmarks",
                 f"Reference scores of the game ({listed}): share of games scoring at least each, "
-                "per bot, with 95% block intervals.",
+                "per bot, with 95% Wilson intervals (solo games are independent).",
                 ("score_benchmarks",),
             )
         )

@@ -26,12 +26,18 @@ def _match(task: dict[str, Any]) -> dict[str, Any]:
     from cgsim.games.registry import get_game
     from cgsim.play.bot_registry import resolve_bot
     from cgsim.play.match import play_game
-    from cgsim.studies.bench import random_games_per_second
+    from cgsim.studies import bench
 
-    # The bare engine on the same games just before, so drift hits both alike.
-    bare, _ = random_games_per_second(
-        task["players"], task["variant"], task["games"], task["seed"], task["game"]
-    )
+    # The bare engine on the same games just before, so drift hits both alike (older
+    # installations have only the engine figure's loop: the same kind of games).
+    if hasattr(bench, "bare_games_per_second"):
+        bare = bench.bare_games_per_second(
+            task["players"], task["variant"], task["games"], task["seed"], task["game"]
+        )
+    else:
+        bare, _ = bench.random_games_per_second(
+            task["players"], task["variant"], task["games"], task["seed"], task["game"]
+        )
     game = get_game(task["game"])
     rules = game.make_rules(task["players"], {}, None, task["variant"])
     specs = [resolve_bot("random", task["game"])] * task["players"]

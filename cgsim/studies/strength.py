@@ -92,9 +92,21 @@ class PairResult:
 
 
 @dataclass(frozen=True, slots=True)
+class BenchmarkShare:
+    """The share of a bot's solo games scoring at least one of the game's benchmarks."""
+
+    label: str
+    score: float
+    share: Interval
+    """Wilson interval (solo games are independent)."""
+
+
+@dataclass(frozen=True, slots=True)
 class SoloResult:
     bot: str
     score: Interval
+    benchmarks: tuple[BenchmarkShare, ...] = ()
+    """One per benchmark the game declares for the solo game, lowest score first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,10 +269,11 @@ def summarize(
         win_rate = clip_unit(mean_interval(wins))
         pairs.append(PairResult(lower, upper, win_rate, mean_interval(diffs), draws))
     solo = []
+    benchmarks = get_game(game).info.benchmarks_for(1)
     for bot in ladder:
         scores = [r.outcomes[0][0].score for r in results if r.task.labels == (bot,)]
         if scores:
-            solo.append(SoloResult(bot, mean_interval(scores)))
+            solo.append(SoloResult(bot, mean_interval(scores), _shares(scores, benchmarks)))
     costs = []
     for bot in ladder:
         decisions, spent = 0, 0.0
@@ -273,6 +286,26 @@ def summarize(
         if decisions:
             costs.append(CostResult(bot, decisions, 1000.0 * spent / decisions))
     return StrengthReport(tuple(pairs), tuple(solo), tuple(costs), seconds, game, has_solo)
+
+
+def _shares(scores: Sequence[float], benchmarks: dict[str, float]) -> tuple[BenchmarkShare, ...]:
+    """The benchmark shares of one bot's solo scores, computed as the run report does."""
+    if not benchmarks:
+        return ()
+    import polars as pl
+
+    from cgsim.reporting.intervals import benchmark_shares
+    from cgsim.reporting.stats import Interval
+
+    table = benchmark_shares(pl.DataFrame({"score": scores}), [], benchmarks)
+    return tuple(
+        BenchmarkShare(
+            row["benchmark"],
+            row["score"],
+            Interval(row["share"], row["low"], row["high"], row["games"]),
+        )
+        for row in table.iter_rows(named=True)
+    )
 
 
 def run_strength(
@@ -338,9 +371,17 @@ def format_report(report: StrengthReport) -> str:
             )
     if report.has_solo:
         lines.append(f"solo game (mean score in {unit.lead}, 95% t interval):")
-        for s in report.solo:
+        marks = report.solo[0].benchmarks if report.solo else ()
+        if marks:
+            listed = ", ".join(f"{m.label} {m.score:g}" for m in marks)
             lines.append(
-                f"  {s.bot:<28} {s.score.n:>6} games  {_fmt(s.score, 1.0 / unit.per_lead)}"
+                f"  then % of games reaching each benchmark ({listed}), 95% Wilson interval"
+            )
+        for s in report.solo:
+            shares = "".join(f"  {_fmt(m.share, 100.0):<20}" for m in s.benchmarks)
+            lines.append(
+                f"  {s.bot:<28} {s.score.n:>6} games  "
+                f"{_fmt(s.score, 1.0 / unit.per_lead):<20}{shares}".rstrip()
             )
     else:
         lines.append(f"no solo game: {report.game} needs at least 2 players")

@@ -90,6 +90,11 @@ _CODES: Final[dict[str, int]] = {
 }
 
 
+_KINDS: Final[dict[str, str]] = {}
+"""Each tile id's kind (the id without its copy number), as first seen: the same in every
+game, and a few dozen ids in all."""
+
+
 class Summary:
     """The statistics fold: fed every turn start and every event of a game, in order."""
 
@@ -125,6 +130,11 @@ class Summary:
         self.totals = self.running()
         """Per seat, :meth:`running` kept up to date event by event (it is read every turn)."""
         self.drama = Drama(self.totals)
+        self.movers: list[int] = []
+        self.turn_totals: list[int] = []
+        self.final_rounds: list[bool] = []
+        """Every turn's mover, running scores (a value per seat) and final-round mark,
+        handed to the drama fold at the end."""
         self.started = False
 
     def running(self) -> list[int]:
@@ -138,12 +148,17 @@ class Summary:
     def turn(self, n: int, seat: int, final_round: bool) -> None:
         """A turn starts (the previous one, if any, has ended)."""
         if self.started:
-            self.drama.observe(self.seat, self.totals, self.final_round)
+            self._turn_ended()
         self.started = True
         self.n, self.seat, self.final_round = n, seat, bool(final_round)
         self.counts[seat][TURNS_TAKEN] += 1
         if self.final_round:
             self.final_round_turns += 1
+
+    def _turn_ended(self) -> None:
+        self.movers.append(self.seat)
+        self.turn_totals.extend(self.totals)
+        self.final_rounds.append(self.final_round)
 
     def feed(self, event: dict[str, Any]) -> None:
         """One event of a stream with turn markers (as the engine's states carry them)."""
@@ -163,11 +178,12 @@ class Summary:
         seat = self.seat
         mine = self.counts[seat]
         if code == TAKE_TILE:
-            cells = event["cells"]
+            cells: list[list[int]] = event["cells"]
+            bed: int = event["bed"]
             mine[TILES_TAKEN] += 1
             mine[TILE_CELLS] += len(cells)
-            self.arrived[seat][event["bed"]][1] += 1
-            board = self.boards[seat][event["bed"]]
+            self.arrived[seat][bed][1] += 1
+            board = self.boards[seat][bed]
             covered = 0
             if board:
                 printed = self.printed.get(board, 0)
@@ -175,10 +191,14 @@ class Summary:
                     if printed >> (cell[0] * _SIZE + cell[1]) & 1:
                         covered += 1
             mine[FEATURES_COVERED] += covered
+            tile = str(event["tile"])
+            kind = _KINDS.get(tile)
+            if kind is None:
+                kind = _KINDS[tile] = tile.rsplit("-", 1)[0]
             self.taken.append(
                 {
                     "seat": seat,
-                    "kind": str(event["tile"]).rsplit("-", 1)[0],
+                    "kind": kind,
                     "size": len(cells),
                     "covered": covered,
                     "turn": self.n,
@@ -240,7 +260,8 @@ class Summary:
         """The summary, once every event is in (``beehives``: each seat's beehive points;
         ``winners`` and final ``scores`` of a finished game, empty otherwise)."""
         if self.started:
-            self.drama.observe(self.seat, self.totals, self.final_round)
+            self._turn_ended()
+        self.drama.observe_turns(self.movers, self.turn_totals, self.final_rounds)
         seats: list[Row] = []
         for seat, counts in enumerate(self.counts):
             row: Row = dict(zip(_SEAT_COUNTERS, counts, strict=True))

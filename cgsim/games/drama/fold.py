@@ -7,18 +7,26 @@ in the beds), then the winners and the final scores; :meth:`Drama.columns` turns
 series into the per-game columns of :data:`DRAMA_COLUMNS`. Both ways of summarizing a
 game (from its record, or from a tally while it is played) feed the same series, so they
 give the same columns. Definitions in words: ``docs/drama.md``.
+
+It runs once per game of every run, so it keeps the series flat (one list of floats,
+``seats`` per turn) and a set of seats as a bit mask: a game's columns then cost a few
+microseconds, not the hundreds that tuples and sets of seats per turn cost.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Final
 
 from cgsim.games.contract import Column, ColumnType
 
 FLOAT = ColumnType.FLOAT
 POINTS = (0.25, 0.5, 0.75)
 """The points of the game (share of its turns) at which the leader is looked at."""
+_POINT_NAMES: Final = tuple(f"leader_{round(point * 100)}_won" for point in POINTS)
+NOBODY: Final = -1
+"""No sole leader."""
 
 DRAMA_COLUMNS = (
     Column("lead_changes", FLOAT, "times the sole leader by running score changed"),
@@ -38,123 +46,208 @@ has no winner or a single seat)."""
 DRAMA_NAMES = tuple(column.name for column in DRAMA_COLUMNS)
 
 
-def _leaders(scores: Sequence[float]) -> frozenset[int]:
-    top = max(scores)
-    if scores.count(top) == 1:  # the usual case, without a scan in Python
-        return frozenset((scores.index(top),))
-    return frozenset([seat for seat, score in enumerate(scores) if score == top])
+def _members(mask: int) -> int:
+    """How many seats a mask holds."""
+    count = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
 
 
-def _sole_leader_among(scores: Sequence[float], seats: Sequence[int]) -> int | None:
-    top = max(scores[seat] for seat in seats)
-    leading = [seat for seat in seats if scores[seat] == top]
-    return leading[0] if len(leading) == 1 else None
+def _tops(series: list[float], seats: int, rows: int) -> tuple[list[float], list[int]]:
+    """Every row's top score, and the seats that have it (a mask)."""
+    tops: list[float] = []
+    leaders: list[int] = []
+    for row in range(rows):
+        at = row * seats
+        top = series[at]
+        for seat in range(1, seats):
+            if series[at + seat] > top:
+                top = series[at + seat]
+        mask = 0
+        for seat in range(seats):
+            if series[at + seat] == top:
+                mask |= 1 << seat
+        tops.append(top)
+        leaders.append(mask)
+    return tops, leaders
+
+
+def _comeback(series: list[float], tops: list[float], seats: int, won: int) -> float:
+    """The least, over the winners, of the largest gap behind a turn's top score."""
+    best = math.inf
+    for winner in range(seats):
+        if not won >> winner & 1:
+            continue
+        worst = -math.inf
+        for row in range(1, len(tops)):
+            gap = tops[row] - series[row * seats + winner]
+            if gap > worst:
+                worst = gap
+        if worst < best:
+            best = worst
+    return best
+
+
+def _sole_leader_among(values: list[float], at: int, seats: int, skip: int) -> int:
+    """The one seat but ``skip`` with the top score of the row at ``at``, else NOBODY."""
+    top = -math.inf
+    leader, tied = NOBODY, False
+    for seat in range(seats):
+        if seat == skip:
+            continue
+        value = values[at + seat]
+        if leader == NOBODY or value > top:
+            top, leader, tied = value, seat, False
+        elif value == top:
+            tied = True
+    return NOBODY if tied else leader
 
 
 class Drama:
     """The running scores of one game, one observation per turn, in order."""
 
     def __init__(self, start: Sequence[float]) -> None:
-        self.start = tuple(map(float, start))
+        self.seats = len(start)
+        self.start: list[float] = [float(score) for score in start]
         """Every seat's score before the first turn."""
-        self.scores: list[tuple[float, ...]] = []
-        """Every seat's running score after each turn."""
+        self.scores: list[float] = []
+        """Every seat's running score after each turn, ``seats`` values a turn, as given
+        (ints or floats: they are read as floats, and every column is made a float)."""
         self.movers: list[int] = []
         self.final_round: list[bool] = []
 
     def observe(self, mover: int, scores: Sequence[float], final_round: bool = False) -> None:
         """The turn of ``mover`` has ended with these running scores."""
         self.movers.append(mover)
-        self.scores.append(tuple(map(float, scores)))
-        self.final_round.append(bool(final_round))
+        self.scores.extend(scores)
+        self.final_round.append(final_round)
+
+    def observe_turns(
+        self, movers: Sequence[int], scores: Sequence[float], final_round: Sequence[bool]
+    ) -> None:
+        """Many turns at once, as :meth:`observe` one by one (``scores``: ``seats`` values a
+        turn). A game's summary keeps its own series as it goes and hands it over here in
+        one call: a call into this module from a game's costs more than a list append."""
+        self.movers.extend(movers)
+        self.scores.extend(scores)
+        self.final_round.extend(final_round)
 
     def columns(self, winners: Sequence[int], final: Sequence[float]) -> dict[str, float | None]:
         """The per-game columns; the last observation takes the final scores (end-of-game
         scoring included). All null for a single seat, no turn or no winner."""
-        empty: dict[str, float | None] = dict.fromkeys(DRAMA_NAMES)
-        won = frozenset(winners)
-        if len(self.start) < 2 or not self.scores or not won:
-            return empty
-        series = [*self.scores[:-1], tuple(map(float, final))]
-        turns = len(series)
-        leaders = [_leaders(scores) for scores in series]
-        out = dict(empty)
+        out: dict[str, float | None] = dict.fromkeys(DRAMA_NAMES)
+        seats, turns = self.seats, len(self.movers)
+        won = 0
+        for winner in winners:
+            won |= 1 << winner
+        if seats < 2 or turns == 0 or won == 0:
+            return out
+        # The series: the start row, then every turn's row, the last one final.
+        series = list(self.start)
+        for score in self.scores[: (turns - 1) * seats]:
+            series.append(float(score))
+        for score in final:
+            series.append(float(score))
+        tops, leaders = _tops(series, seats, turns + 1)
         out["lead_changes"] = float(_lead_changes(leaders))
-        for point in POINTS:
-            at = leaders[max(1, math.ceil(point * turns)) - 1]
-            out[f"leader_{round(point * 100)}_won"] = len(at & won) / len(at)
-        out["comeback"] = min(max(max(s) - s[w] for s in series) for w in won)
-        out["winner_led"] = sum(bool(at & won) for at in leaders) / turns
+        for name, point in zip(_POINT_NAMES, POINTS, strict=True):
+            at = leaders[max(1, math.ceil(point * turns))]
+            out[name] = _members(at & won) / _members(at)
+        out["comeback"] = _comeback(series, tops, seats, won)
+        led = 0
+        for row in range(1, turns + 1):
+            if leaders[row] & won:
+                led += 1
+        out["winner_led"] = led / turns
         first_final = self._first_final_turn(turns)
-        before_final = series[first_final - 1] if first_final > 0 else self.start
-        out["decided_final_round"] = float(not _leaders(before_final) & won)
+        out["decided_final_round"] = 0.0 if leaders[first_final] & won else 1.0
         out["kingmaker"] = self._kingmaker(series, first_final)
-        out |= _ludii(self.start, series, won, [_leaders(self.start), *leaders[:-1]])
+        lead_change, stability, drama = _ludii(series, tops, seats, turns, won, leaders)
+        out["lead_change"] = lead_change
+        out["stability"] = stability
+        out["drama"] = drama
         return out
 
     def _first_final_turn(self, turns: int) -> int:
         """The index of the final round's first turn: the first marked final, or else the
         last round (one turn per seat)."""
-        marked = [i for i, final in enumerate(self.final_round[:turns]) if final]
-        return marked[0] if marked else max(0, turns - len(self.start))
+        for turn in range(turns):
+            if self.final_round[turn]:
+                return turn
+        return max(0, turns - self.seats)
 
-    def _kingmaker(self, series: Sequence[tuple[float, ...]], first_final: int) -> float | None:
+    def _kingmaker(self, series: list[float], first_final: int) -> float | None:
         """1 when a final-round turn of the sole last-placed seat changed the sole leader
         among the other seats; null below three seats or with a shared last place."""
-        seats = len(self.start)
-        final = series[-1]
-        bottom = min(final)
-        last = [seat for seat in range(seats) if final[seat] == bottom]
+        seats = self.seats
+        turns = len(self.movers)
+        at_final = turns * seats
+        bottom = min(series[at_final : at_final + seats])
+        last = [seat for seat in range(seats) if series[at_final + seat] == bottom]
         if seats < 3 or len(last) != 1:
             return None
-        others = [seat for seat in range(seats) if seat != last[0]]
-        for turn in range(first_final, len(series)):
-            if self.movers[turn] != last[0]:
+        loser = last[0]
+        for turn in range(first_final, turns):
+            if self.movers[turn] != loser:
                 continue
-            before = series[turn - 1] if turn > 0 else self.start
-            if _sole_leader_among(before, others) != _sole_leader_among(series[turn], others):
+            before = _sole_leader_among(series, turn * seats, seats, loser)
+            if before != _sole_leader_among(series, (turn + 1) * seats, seats, loser):
                 return 1.0
         return 0.0
 
 
-def _lead_changes(leaders: Sequence[frozenset[int]]) -> int:
-    """Times the sole leader passed to another seat (a shared lead keeps the last one)."""
-    changes, current = 0, None
-    for at in leaders:
-        if len(at) != 1:
+def _lead_changes(leaders: list[int]) -> int:
+    """Times the sole leader passed to another seat after the start (a shared lead keeps
+    the last one)."""
+    changes, current = 0, 0
+    for row in range(1, len(leaders)):
+        at = leaders[row]
+        if at & (at - 1):
             continue
-        (seat,) = at
-        if current is not None and seat != current:
+        if current and at != current:
             changes += 1
-        current = seat
+        current = at
     return changes
 
 
 def _ludii(
-    start: tuple[float, ...],
-    series: Sequence[tuple[float, ...]],
-    won: frozenset[int],
-    leaders: Sequence[frozenset[int]],
-) -> dict[str, float | None]:
+    series: list[float], tops: list[float], seats: int, turns: int, won: int, leaders: list[int]
+) -> tuple[float, float, float]:
     """Ludii's per-game LeadChange, Stability and Drama, on the states before each turn
     (the start, then after every turn but the last), as Ludii evaluates the state before
     each move. Ludii's state evaluation (a search's value, -1 to 1) is here each seat's
     running score divided by the largest absolute score of the game (also -1 to 1).
-    ``leaders`` are those states' leaders (dividing by the scale keeps them)."""
-    states = [start, *series[:-1]]
-    scale = max(1.0, max(map(abs, start)), *(max(map(abs, scores)) for scores in series))
-    evaluations = [[score / scale for score in scores] for scores in states]
-    changes, previous = 0, frozenset[int]()
-    for current in leaders:
-        changes += current != previous
-        previous = current
+    ``tops`` and ``leaders`` are the rows' top scores and leaders (dividing by the scale
+    keeps them: the top evaluation is the top score divided)."""
+    scale = 1.0
+    for score in series:
+        if abs(score) > scale:
+            scale = abs(score)
+    changes, previous = 0, 0
+    for row in range(turns):
+        if leaders[row] != previous:
+            changes += 1
+        previous = leaders[row]
     stability = 0.0
-    for values in zip(*evaluations, strict=True):
-        mean = sum(values) / len(values)
-        stability += sum([(value - mean) ** 2 for value in values]) / len(values)
-    gaps = [sum([max(e) - e[w] for w in won]) / len(won) for e in evaluations]
-    return {
-        "lead_change": changes / len(states),
-        "stability": stability,
-        "drama": sum(gaps) / len(gaps),
-    }
+    for seat in range(seats):
+        total = 0.0
+        for row in range(turns):
+            total += series[row * seats + seat] / scale
+        mean = total / turns
+        spread = 0.0
+        for row in range(turns):
+            spread += math.pow(series[row * seats + seat] / scale - mean, 2.0)
+        stability += spread / turns
+    winners = _members(won)
+    gaps = 0.0
+    for row in range(turns):
+        at = row * seats
+        top = tops[row] / scale
+        gap = 0.0
+        for seat in range(seats):
+            if won >> seat & 1:
+                gap += top - series[at + seat] / scale
+        gaps += gap / winners
+    return changes / turns, stability, gaps / turns

@@ -89,6 +89,10 @@ class Counts:
         self.players = players
         self.drama = Drama(plants)
         """The running score of the drama columns: each seat's plants in its beds."""
+        self.movers: list[int] = []
+        self.turn_plants: list[int] = []
+        """Every turn's mover and every seat's plants after it, handed to the drama fold
+        at the end."""
         self.seats: list[dict[str, Any]] = [dict.fromkeys(SEAT_COUNTERS, 0) for _ in range(players)]
         self.game: dict[str, Any] = dict.fromkeys(GAME_COUNTERS, 0)
         self.attacks: list[tuple[int, int]] = []
@@ -123,7 +127,8 @@ class Counts:
 
     def turn_ended(self, seat: int, plants: list[int]) -> None:
         """The turn of ``seat`` has ended with every seat's plants as given."""
-        self.drama.observe(seat, plants)
+        self.movers.append(seat)
+        self.turn_plants.extend(plants)
 
     def finish(self, result: Mapping[str, Any], tasks: list[str]) -> GameSummary:
         """Game columns, one row of seat columns per seat; no extra tables."""
@@ -136,6 +141,7 @@ class Counts:
             turn > window_start and seat == runner_up for turn, seat in self.attacks
         )
         game["winner_task"] = tasks[winners[0]] if winners else None
+        self.drama.observe_turns(self.movers, self.turn_plants, [False] * len(self.movers))
         game.update(self.drama.columns(winners, result["plants"]))
         for seat, row in enumerate(seats):
             row["task"] = tasks[seat]
@@ -190,14 +196,25 @@ class KitchenTally:
     """
 
     def __init__(self, state: State) -> None:
-        self.counts = Counts(state.players, self._plants(state))
+        self.plants = [plants_planted(state, seat) for seat in range(state.players)]
+        self.counts = Counts(state.players, list(self.plants))
+        self.seat_beds = list(state.beds)
+        """Each seat's beds when its plants were last counted: they are counted again only
+        when they are another tuple (states are immutable: unchanged beds are the same
+        object)."""
         self.reshuffles = state.reshuffles
         self.catalogue = state.rules.catalogue
         self.accepted = [0] * state.players
 
-    @staticmethod
-    def _plants(state: State) -> list[int]:
-        return [plants_planted(state, seat) for seat in range(state.players)]
+    def _plants(self, state: State) -> list[int]:
+        """Every seat's plants in its beds now."""
+        plants = self.plants
+        for seat in range(state.players):
+            beds = state.beds[seat]
+            if beds is not self.seat_beds[seat]:
+                self.seat_beds[seat] = beds
+                plants[seat] = plants_planted(state, seat)
+        return plants
 
     def step(self, before: Any, action: int, after: Any) -> None:
         state: State = before

@@ -4,15 +4,16 @@ Runs (``cgsim.play.match``), the strength bench and the hand-odds tool all play 
 :func:`play`, so a bot sees the same calls everywhere (OpenSpiel's ``evaluate_bots`` is
 the model). A bot is asked only at real decisions: when exactly one action is legal it
 is applied without asking, and bots hear of it through ``observe`` like any other
-action. Each bot sees only ``game.observation`` of its seat.
+action. Each bot sees only ``game.observation`` of its seat (none is built for a bot
+that declares it never looks: ``Bot.looks``).
 
 Callers add what they need through hooks, each ``None`` (and then free) by default:
 ``decide`` asks a bot in its own way (a referee's time limit, :class:`DecisionTimer`),
 ``before_decision`` looks at the state before a bot is asked, ``after_action`` sees
-every applied action (a recorder's ``step``), ``bot_call`` is told which seat's bot
-code runs (so a watchdog in another process can stop and blame it), ``max_actions``
-caps a game that never ends. A bot that raises or chooses an illegal action stops the
-loop with :class:`BotFault` naming its seat; an exception of the engine propagates as it is.
+every applied action (a recorder's or a tally's ``step``), ``watch`` is told which
+seat's bot code runs (so another process can stop and blame it), ``max_actions`` caps a
+game that never ends. A bot that raises or chooses an illegal action stops the loop with
+:class:`BotFault` naming its seat; an exception of the engine propagates as it is.
 """
 
 from __future__ import annotations
@@ -20,15 +21,15 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult
+from cgsim.games.loop.faults import BotFault, bot_name, describe
+from cgsim.games.loop.watch import BotWatch
 
-REASON_LIMIT = 500
-MAX_UNLIMITED = 1 << 62
+MAX_UNLIMITED: Final = 1 << 62
 """The action count that stands for "no cap" (no game comes near it)."""
-"""Longest fault reason kept (a bot's exception text can be huge)."""
 
 Decide = Callable[[int, Bot, Any, Sequence[Action], random.Random], Action]
 """``decide(seat, bot, view, legal, rng)``: asks ``bot`` for its choice; it may raise
@@ -37,35 +38,6 @@ BeforeDecision = Callable[[Any, int], None]
 """``before_decision(state, seat)``: called before ``seat``'s bot is asked."""
 AfterAction = Callable[[Any, Action, Any], None]
 """``after_action(before, action, after)``: called once per applied action, forced or not."""
-BotCall = Callable[[int | None], None]
-"""``bot_call(seat)`` before any call into that seat's bot (``new_game``, ``choose``,
-``observe``), ``bot_call(None)`` once it has returned; it may raise :class:`BotFault`."""
-
-
-class BotFault(Exception):
-    """A bot failed: it raised, chose an illegal action or broke its caller's limits."""
-
-    def __init__(self, seat: int, reason: str, bot: str = "") -> None:
-        super().__init__(seat, reason, bot)
-        self.seat = seat
-        self.reason = reason
-        self.bot = bot
-
-    def __str__(self) -> str:
-        who = f"bot {self.bot} (seat {self.seat})" if self.bot else f"seat {self.seat}"
-        return f"{who}: {self.reason}"
-
-
-def describe(error: BaseException) -> str:
-    """An exception as one bounded line: its type and message."""
-    message = str(error)
-    text = f"{type(error).__name__}: {message}" if message else type(error).__name__
-    return text if len(text) <= REASON_LIMIT else text[: REASON_LIMIT - 3] + "..."
-
-
-def bot_name(bot: Bot) -> str:
-    """The bot's registered name, else its class name."""
-    return bot.name or type(bot).__name__
 
 
 def overrides_observe(bot: Bot) -> bool:
@@ -92,12 +64,53 @@ class DecisionTimer:
 
     def __call__(
         self, seat: int, bot: Bot, view: Any, legal: Sequence[Action], rng: random.Random
-    ) -> Action:
+    ) -> Any:
+        # Any: the answer is passed on as it is, for the loop to check (see ``play``).
+        player: Any = bot
         start = time.perf_counter()
-        action = bot.choose(view, legal, rng)
+        action = player.choose(view, legal, rng)
         self.seconds[seat] += time.perf_counter() - start
         self.decisions[seat] += 1
         return action
+
+
+def _start(game: AnyGame, state: Any, bots: list[Bot], watch: BotWatch | None) -> None:
+    """Tell every bot of the new game (its seat and what it sees)."""
+    for seat, bot in enumerate(bots):
+        view = game.observation(state, seat)
+        if watch is not None:
+            watch.enter(seat)
+        try:
+            bot.new_game(game, seat, view)
+        except BotFault:
+            raise
+        except (Exception, SystemExit) as error:
+            raise BotFault(seat, describe(error), bot_name(bot)) from error
+        if watch is not None:
+            watch.leave()
+
+
+def _tell(
+    game: AnyGame,
+    after: Any,
+    watchers: list[tuple[int, Bot]],
+    seat: int,
+    action: Action,
+    watch: BotWatch | None,
+) -> None:
+    """Tell the bots that observe what ``seat`` did."""
+    for watcher_seat, watcher in watchers:
+        view = game.observation(after, watcher_seat)
+        if watch is not None:
+            watch.enter(watcher_seat)
+        try:
+            watcher.observe(view, seat, action)
+        except BotFault:
+            raise
+        except (Exception, SystemExit) as error:
+            raise BotFault(watcher_seat, describe(error), bot_name(watcher)) from error
+        if watch is not None:
+            watch.leave()
 
 
 def play(
@@ -109,7 +122,7 @@ def play(
     decide: Decide | None = None,
     before_decision: BeforeDecision | None = None,
     after_action: AfterAction | None = None,
-    bot_call: BotCall | None = None,
+    watch: BotWatch | None = None,
     max_actions: int | None = None,
 ) -> Any:
     """Play ``state`` to its end with ``bots`` in seat order and return the final state.
@@ -118,43 +131,40 @@ def play(
     bot's failure (``new_game``, ``choose`` or ``observe``), and ``RuntimeError`` for a
     state without legal actions or a game still running after ``max_actions`` actions.
     """
-    for seat, bot in enumerate(bots):
-        view = game.observation(state, seat)
-        if bot_call is not None:
-            bot_call(seat)
-        try:
-            bot.new_game(game, seat, view)
-        except BotFault:
-            raise
-        except (Exception, SystemExit) as error:
-            raise BotFault(seat, describe(error), bot_name(bot)) from error
-        if bot_call is not None:
-            bot_call(None)
-    watchers = [(seat, bot) for seat, bot in enumerate(bots) if overrides_observe(bot)]
+    seated = list(bots)
+    generators = list(rngs)
+    _start(game, state, seated, watch)
+    watchers = [(seat, bot) for seat, bot in enumerate(seated) if overrides_observe(bot)]
+    looks = [bot.looks for bot in seated]
     # The game's calls bound once: this loop runs once per action of every game.
     is_terminal, current_player = game.is_terminal, game.current_player
     legal_actions, apply, observation = game.legal_actions, game.apply, game.observation
     limit = MAX_UNLIMITED if max_actions is None else max_actions
     actions = 0
+    # Whatever a bot returns, until it is found among the legal actions: called through
+    # Any, so compiled code takes the answer as it is (not as the declared int).
+    action: Any
+    ask: Any = decide
     while not is_terminal(state):
-        seat = current_player(state)
-        legal = legal_actions(state)
-        if len(legal) == 1:
+        seat: int = current_player(state)
+        legal: Sequence[Action] = legal_actions(state)
+        count = len(legal)
+        if count == 1:
             action = legal[0]
-        elif not legal:
+        elif count == 0:
             raise RuntimeError("no legal action in a non-terminal state")
         else:
             if before_decision is not None:
                 before_decision(state, seat)
-            bot = bots[seat]
-            view = observation(state, seat)
-            if bot_call is not None:
-                bot_call(seat)
+            bot: Any = seated[seat]
+            view = observation(state, seat) if looks[seat] else None
+            if watch is not None:
+                watch.enter(seat)
             try:
                 if decide is None:
-                    action = bot.choose(view, legal, rngs[seat])
+                    action = bot.choose(view, legal, generators[seat])
                 else:
-                    action = decide(seat, bot, view, legal, rngs[seat])
+                    action = ask(seat, bot, view, legal, generators[seat])
             except BotFault:
                 raise
             except (Exception, SystemExit) as error:
@@ -162,24 +172,13 @@ def play(
             if action not in legal:  # may run the bot's code (its action's __eq__)
                 reason = f"illegal action {action!r} (not among the legal actions)"
                 raise BotFault(seat, reason, bot_name(bot))
-            if bot_call is not None:
-                bot_call(None)
+            if watch is not None:
+                watch.leave()
         after = apply(state, action)
         if after_action is not None:
             after_action(state, action, after)
         if watchers:
-            for watcher_seat, watcher in watchers:
-                view = observation(after, watcher_seat)
-                if bot_call is not None:
-                    bot_call(watcher_seat)
-                try:
-                    watcher.observe(view, seat, action)
-                except BotFault:
-                    raise
-                except (Exception, SystemExit) as error:
-                    raise BotFault(watcher_seat, describe(error), bot_name(watcher)) from error
-                if bot_call is not None:
-                    bot_call(None)
+            _tell(game, after, watchers, seat, action, watch)
         state = after
         actions += 1
         if actions >= limit and not is_terminal(state):

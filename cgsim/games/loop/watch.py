@@ -1,11 +1,11 @@
 """Which seat's bot code is running, and since when: a marker the parent can read.
 
-A worker plays its games with a :class:`BotWatch` as the loop's ``bot_call`` hook. Its
+A worker plays its games with a :class:`BotWatch` told of every bot call by the loop. Its
 cells live in shared memory, so the parent can tell, without asking the worker, which
 game and seat were running when the worker died (a bot that called ``os._exit`` is
 blamed, not "no seat"), and whether a bot has been running for longer than the time
 limit plus a grace (a bot that ignores the alarm is stopped from outside: the parent
-kills the worker). Writing three floats per bot call costs well under a microsecond.
+kills the worker). A bot call costs two writes (three with a time limit).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass
+from typing import Any
 
 NOBODY = -1.0
 GAME, SEAT, SINCE = 0, 1, 2
@@ -38,42 +39,63 @@ class Running:
     game_id: int | None
     seat: int | None
     seconds: float
-    """How long the seat's bot has been running (0 when none is)."""
+    """How long the seat's bot has been running (0 when none is; read it only from a
+    ``timed`` watch)."""
 
 
 class BotWatch:
-    """The loop's ``bot_call`` hook, writing the running seat to ``cells``.
+    """Told by the loop when a seat's bot code starts (:meth:`enter`) and returns
+    (:meth:`leave`), it knows the running seat, and writes it to ``cells`` if given.
 
-    ``cells`` is a plain list, or a shared ``RawArray('d', 3)`` that the parent reads.
-    ``check`` (if any) runs each time a bot returns: the tamper check of a suspect game.
+    ``cells``: a shared ``RawArray('d', 3)`` that the parent reads (None: nobody outside
+    reads this watch, so nothing is written). ``check`` (if any) runs each time a bot
+    returns: the tamper check of a suspect game. ``timed`` also writes when each bot call
+    started, for a parent that stops a bot running past the time limit; without a time
+    limit nobody reads it, so it is skipped.
     """
 
-    def __init__(self, cells: MutableSequence[float] | None = None) -> None:
-        self.cells: MutableSequence[float] = cells if cells is not None else [NOBODY, NOBODY, 0.0]
-        self.cells[GAME] = self.cells[SEAT] = NOBODY
+    def __init__(self, cells: Any = None) -> None:
+        self.cells: Any = None
+        if cells is not None:
+            # Written through a typed view of the shared buffer: cheaper than ctypes.
+            self.cells = memoryview(cells).cast("B").cast("d")
+            self.cells[GAME] = NOBODY
+            self.cells[SEAT] = NOBODY
+        self.running = -1
+        """The seat whose bot runs now, -1 for none."""
         self.check: Check | None = None
         self.last: int | None = None
+        self.timed = False
 
     def game(self, game_id: int | None) -> None:
         """A game starts (None: between games)."""
-        self.cells[SEAT] = NOBODY
-        self.cells[GAME] = NOBODY if game_id is None else float(game_id)
-
-    def __call__(self, seat: int | None) -> None:
-        if seat is None:
+        self.running = -1
+        if self.cells is not None:
             self.cells[SEAT] = NOBODY
-            if self.check is not None:
-                self.check(self.last)
-        else:
-            self.last = seat
-            self.cells[SINCE] = time.monotonic()
-            self.cells[SEAT] = float(seat)
+            self.cells[GAME] = NOBODY if game_id is None else float(game_id)
+
+    def enter(self, seat: int) -> None:
+        """The bot of ``seat`` is called."""
+        self.last = seat
+        self.running = seat
+        cells = self.cells
+        if cells is not None:
+            if self.timed:
+                cells[SINCE] = time.monotonic()
+            cells[SEAT] = float(seat)
+
+    def leave(self) -> None:
+        """The bot called last has returned."""
+        self.running = -1
+        if self.cells is not None:
+            self.cells[SEAT] = NOBODY
+        if self.check is not None:
+            self.check(self.last)
 
     @property
     def seat(self) -> int | None:
         """The seat whose bot is running now, if any."""
-        seat = self.cells[SEAT]
-        return None if seat == NOBODY else int(seat)
+        return None if self.running < 0 else self.running
 
 
 def read(cells: MutableSequence[float]) -> Running:

@@ -1,0 +1,40 @@
+"""The one game loop (``core``), what it reports of a bot's faults (``faults``) and the
+watch that tells another process which seat's bot code runs (``watch``).
+
+The loop runs once per action of every game, so ``core`` and ``watch`` are compiled with
+mypyc like the engines (``cgsim.games.compiled``), with the same pure-Python fallback.
+``faults`` stays Python: its exception crosses process boundaries in pickles.
+"""
+
+from cgsim.games.compiled import guard
+
+COMPILED = ("watch", "core")
+
+guard(__name__, COMPILED)
+
+from cgsim.games.loop.core import (  # noqa: E402
+    MAX_UNLIMITED,
+    AfterAction,
+    BeforeDecision,
+    Decide,
+    DecisionTimer,
+    overrides_observe,
+    play,
+    win_shares,
+)
+from cgsim.games.loop.faults import REASON_LIMIT, BotFault, bot_name, describe  # noqa: E402
+
+__all__ = [
+    "MAX_UNLIMITED",
+    "REASON_LIMIT",
+    "AfterAction",
+    "BeforeDecision",
+    "BotFault",
+    "Decide",
+    "DecisionTimer",
+    "bot_name",
+    "describe",
+    "overrides_observe",
+    "play",
+    "win_shares",
+]

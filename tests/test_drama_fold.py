@@ -1,0 +1,118 @@
+"""The drama fold against the columns' definitions written the plain way: on random
+series (ties, several winners, a marked final round or none), every column is the same,
+bit for bit. The fold keeps flat lists and bit masks for speed; this is what it must mean."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cgsim.games.drama import DRAMA_NAMES, POINTS, Drama
+
+
+def _leaders(scores: Sequence[float]) -> frozenset[int]:
+    top = max(scores)
+    return frozenset(seat for seat, score in enumerate(scores) if score == top)
+
+
+def _sole_leader_among(scores: Sequence[float], seats: Sequence[int]) -> int | None:
+    top = max(scores[seat] for seat in seats)
+    leading = [seat for seat in seats if scores[seat] == top]
+    return leading[0] if len(leading) == 1 else None
+
+
+def reference_columns(
+    start: Sequence[float],
+    observed: Sequence[tuple[int, Sequence[float], bool]],
+    winners: Sequence[int],
+    final: Sequence[float],
+) -> dict[str, float | None]:
+    """docs/drama.md, as directly as it can be written."""
+    out: dict[str, float | None] = dict.fromkeys(DRAMA_NAMES)
+    seats, won = len(start), frozenset(winners)
+    if seats < 2 or not observed or not won:
+        return out
+    movers = [mover for mover, _, _ in observed]
+    series = [tuple(map(float, s)) for _, s, _ in observed[:-1]] + [tuple(map(float, final))]
+    turns = len(series)
+    leaders = [_leaders(scores) for scores in series]
+    changes, current = 0, None
+    for at in leaders:
+        if len(at) == 1:
+            (seat,) = at
+            changes += current is not None and seat != current
+            current = seat
+    out["lead_changes"] = float(changes)
+    for point in POINTS:
+        at = leaders[max(1, math.ceil(point * turns)) - 1]
+        out[f"leader_{round(point * 100)}_won"] = len(at & won) / len(at)
+    out["comeback"] = min(max(max(s) - s[w] for s in series) for w in won)
+    out["winner_led"] = sum(bool(at & won) for at in leaders) / turns
+    marked = [i for i, (_, _, final_round) in enumerate(observed) if final_round]
+    first_final = marked[0] if marked else max(0, turns - seats)
+    before_final = series[first_final - 1] if first_final > 0 else tuple(start)
+    out["decided_final_round"] = float(not _leaders(before_final) & won)
+    last = [seat for seat in range(seats) if series[-1][seat] == min(series[-1])]
+    if seats >= 3 and len(last) == 1:
+        others = [seat for seat in range(seats) if seat != last[0]]
+        out["kingmaker"] = 0.0
+        for turn in range(first_final, turns):
+            before = series[turn - 1] if turn > 0 else tuple(start)
+            if movers[turn] == last[0] and _sole_leader_among(before, others) != _sole_leader_among(
+                series[turn], others
+            ):
+                out["kingmaker"] = 1.0
+                break
+    states = [tuple(map(float, start)), *series[:-1]]
+    scale = max(1.0, *(abs(score) for scores in [*states, series[-1]] for score in scores))
+    evaluations = [[score / scale for score in scores] for scores in states]
+    state_leaders = [_leaders(start), *leaders[:-1]]
+    out["lead_change"] = sum(
+        a != b for a, b in zip(state_leaders, [frozenset[int](), *state_leaders[:-1]], strict=True)
+    ) / len(states)
+    stability = 0.0
+    for values in zip(*evaluations, strict=True):
+        mean = sum(values) / len(values)
+        stability += sum([(value - mean) ** 2 for value in values]) / len(values)
+    out["stability"] = stability
+    gaps = [sum([max(e) - e[w] for w in sorted(won)]) / len(won) for e in evaluations]
+    out["drama"] = sum(gaps) / len(gaps)
+    return out
+
+
+scores = st.one_of(st.integers(-3, 12), st.floats(-50, 120, allow_nan=False))
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[Any, ...]:
+    seats = draw(st.integers(1, 4))
+    start = draw(st.lists(st.integers(-2, 3), min_size=seats, max_size=seats))
+    turns = draw(st.integers(0, 30))
+    final_from = draw(st.one_of(st.none(), st.integers(0, max(0, turns))))
+    observed = [
+        (
+            turn % seats,
+            draw(st.lists(scores, min_size=seats, max_size=seats)),
+            final_from is not None and turn >= final_from,
+        )
+        for turn in range(turns)
+    ]
+    winners = draw(st.lists(st.integers(0, seats - 1), max_size=seats, unique=True))
+    final = draw(st.lists(scores, min_size=seats, max_size=seats))
+    return start, observed, winners, final
+
+
+@settings(max_examples=300, deadline=None)
+@given(games())
+def test_the_fold_gives_the_defined_columns_exactly(game: tuple[Any, ...]) -> None:
+    start, observed, winners, final = game
+    drama = Drama(start)
+    for mover, row, final_round in observed:
+        drama.observe(mover, row, final_round)
+    got = drama.columns(winners, final)
+    assert got == reference_columns(start, observed, winners, final)
+    assert all(type(value) is float for value in got.values() if value is not None)

@@ -77,7 +77,7 @@ def reference_columns(
     stability = 0.0
     for values in zip(*evaluations, strict=True):
         mean = sum(values) / len(values)
-        stability += sum([(value - mean) ** 2 for value in values]) / len(values)
+        stability += sum([(value - mean) * (value - mean) for value in values]) / len(values)
     out["stability"] = stability
     gaps = [sum([max(e) - e[w] for w in sorted(won)]) / len(won) for e in evaluations]
     out["drama"] = sum(gaps) / len(gaps)

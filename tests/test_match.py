@@ -134,3 +134,26 @@ def test_play_spec_uses_the_pool_and_the_bot_seed() -> None:
     assert outcome.game["seats"] == [pool[1].label, pool[0].label]
     direct = play_game(GAME, RULES, 99, [pool[1], pool[0]], game_id=4, block=2, bot_seed=5)
     assert outcome.seats == direct.seats
+
+
+def test_table_rows_lead_with_the_game_and_keep_the_core_on_shared_keys() -> None:
+    from cgsim.play.match import _table_rows
+
+    rows = _table_rows(
+        [
+            {"seat": 1, "size": 3},
+            {"seat": None, "kind": "deal"},
+            {"seat": 5, "block": 99, "game_id": -1, "x": 1},
+        ],
+        7,
+        2,
+        ["a", "b"],
+    )
+    assert rows[0] == {"game_id": 7, "block": 2, "seat": 1, "bot": "b", "size": 3}
+    assert list(rows[0]) == ["game_id", "block", "seat", "bot", "size"]
+    assert rows[1] == {"game_id": 7, "block": 2, "seat": None, "kind": "deal"}
+    assert rows[2] == {"game_id": 7, "block": 2, "seat": 5, "x": 1}
+    assert list(rows[2]) == ["game_id", "block", "seat", "x"]
+    assert _table_rows([{"kind": "deal"}], 1, 1, ["a"]) == [
+        {"game_id": 1, "block": 1, "seat": None, "kind": "deal"}
+    ]

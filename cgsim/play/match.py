@@ -235,14 +235,23 @@ def error_outcome(
     return GameOutcome(row, seats, {}, None, GameError(reason, seat))
 
 
-def _table_row(row: Row, game_id: int, block: int, labels: Sequence[str]) -> Row:
-    """A row of a game-specific table, led by ``game_id, block, seat`` (and the seat's
-    ``bot`` label when the row names a seat)."""
-    seat = row.get("seat")
-    lead: Row = {"game_id": game_id, "block": block, "seat": seat}
-    if isinstance(seat, int) and 0 <= seat < len(labels):
-        lead["bot"] = labels[seat]
-    return _extend(lead, row)
+def _table_rows(rows: Sequence[Row], game_id: int, block: int, labels: Sequence[str]) -> list[Row]:
+    """The rows of a game-specific table, each led by ``game_id, block, seat`` (and the
+    seat's ``bot`` label when the row names a seat); as :func:`_extend`, inlined because a
+    game has a few dozen such rows."""
+    players = len(labels)
+    out: list[Row] = []
+    for row in rows:
+        seat = row.get("seat")
+        lead: Row = {"game_id": game_id, "block": block, "seat": seat}
+        if isinstance(seat, int) and 0 <= seat < players:
+            lead["bot"] = labels[seat]
+        merged = {**lead, **row}
+        # "seat" is shared with the same value; any other shared key: the lead's wins.
+        if len(merged) < len(lead) + len(row) - ("seat" in row):
+            merged.update(lead)
+        out.append(merged)
+    return out
 
 
 def _finished_outcome(
@@ -285,8 +294,7 @@ def _finished_outcome(
         extra = summary.seats[position] if position < len(summary.seats) else {}
         seats.append(_extend(core, extra))
     tables = {
-        name: [_table_row(row, game_id, block, labels) for row in rows]
-        for name, rows in summary.tables.items()
+        name: _table_rows(rows, game_id, block, labels) for name, rows in summary.tables.items()
     }
     return GameOutcome(_extend(row, summary.game), seats, tables, None, None)
 

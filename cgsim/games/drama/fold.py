@@ -56,18 +56,18 @@ def _members(mask: int) -> int:
 
 
 def _tops(series: list[float], seats: int, rows: int) -> tuple[list[float], list[int]]:
-    """Every row's top score, and the seats that have it (a mask)."""
+    """Every row's top score, and the seats that have it (a mask), in one pass a row."""
     tops: list[float] = []
     leaders: list[int] = []
     for row in range(rows):
         at = row * seats
         top = series[at]
+        mask = 1
         for seat in range(1, seats):
-            if series[at + seat] > top:
-                top = series[at + seat]
-        mask = 0
-        for seat in range(seats):
-            if series[at + seat] == top:
+            value = series[at + seat]
+            if value > top:
+                top, mask = value, 1 << seat
+            elif value == top:
                 mask |= 1 << seat
         tops.append(top)
         leaders.append(mask)
@@ -146,8 +146,9 @@ class Drama:
             return out
         # The series: the start row, then every turn's row, the last one final.
         series = list(self.start)
-        for score in self.scores[: (turns - 1) * seats]:
-            series.append(float(score))
+        scores = self.scores
+        for at in range((turns - 1) * seats):
+            series.append(float(scores[at]))
         for score in final:
             series.append(float(score))
         tops, leaders = _tops(series, seats, turns + 1)
@@ -238,7 +239,8 @@ def _ludii(
         mean = total / turns
         spread = 0.0
         for row in range(turns):
-            spread += math.pow(series[row * seats + seat] / scale - mean, 2.0)
+            deviation = series[row * seats + seat] / scale - mean
+            spread += deviation * deviation
         stability += spread / turns
     winners = _members(won)
     gaps = 0.0

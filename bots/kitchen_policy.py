@@ -41,7 +41,6 @@ from cgsim.games.kitchen.rules import (
     apply,
     bed_full,
     bed_plants,
-    can_plant,
     can_use_special,
     legal_actions,
 )
@@ -79,49 +78,6 @@ def progress(view: State | Observation, seat: int) -> float:
     return total
 
 
-def _fits_later(
-    catalogue: Catalogue, bed: tuple[int, ...], target: int, slots: int, v: int
-) -> bool:
-    """Whether a card of ``v`` plants could join the bed once its Weeds are gone."""
-    card_types = catalogue.card_types
-    plant_cards = [card for card in bed if catalogue.type_crop[card_types[card]] >= 0]
-    free = slots - len(plant_cards) - 1
-    if free < 0:
-        return False
-    needed = target - bed_plants(catalogue, plant_cards) - v
-    return catalogue.min_plants * free <= needed <= catalogue.max_plants * free
-
-
-_WORTH_CACHES: dict[int, tuple[Catalogue, dict[tuple[tuple[int, ...], int, int, int], float]]] = {}
-"""Per catalogue (kept alive, so its id stays unique): plant-card worth by bed and card."""
-
-
-def _plant_worth(
-    catalogue: Catalogue, bed: tuple[int, ...], target: int, slots: int, plants: int
-) -> float:
-    """Worth of a plant card of ``plants`` for a bed: plantable now (more when it leaves
-    one slot), plantable once the bed's Weeds are pulled, or useless.
-
-    Memoised: rollouts ask the same question of the same beds thousands of times.
-    """
-    entry = _WORTH_CACHES.get(id(catalogue))
-    if entry is None or entry[0] is not catalogue:
-        entry = (catalogue, {})
-        _WORTH_CACHES[id(catalogue)] = entry
-    cache = entry[1]
-    key = (bed, target, slots, plants)
-    value = cache.get(key)
-    if value is None:
-        if can_plant(catalogue, bed, target, slots, plants):
-            value = 10.0 + plants * 0.1 + (3.0 if len(bed) + 1 == slots else 0.0)
-        elif _fits_later(catalogue, bed, target, slots, plants):
-            value = 4.0
-        else:
-            value = 0.0
-        cache[key] = value
-    return value
-
-
 class Scorer:
     """Feature scores of a seat's legal actions in one view (a state or an observation)."""
 
@@ -136,7 +92,10 @@ class Scorer:
         self.slots: tuple[int, ...] = self.catalogue.tasks[view.tasks[seat]].slots
         self.hand: tuple[int, ...] = view.hands[seat] if isinstance(view, State) else view.hand
         self._leader = -1
-        self._usefulness: dict[int, float] = {}
+        self._weeds = -1
+        self._plantable = -1
+        self._usefulness: list[float] = [-1.0] * len(self.catalogue.type_crop)
+        """Per card type, its usefulness once asked (-1: not yet; every value is >= 0)."""
 
     @property
     def leader(self) -> int:
@@ -154,21 +113,14 @@ class Scorer:
 
     def usefulness(self, type_id: int) -> float:
         """How much a card of this type helps the seat (higher keeps it)."""
-        cached = self._usefulness.get(type_id)
-        if cached is not None:
+        cached = self._usefulness[type_id]
+        if cached >= 0.0:
             return cached
         catalogue = self.catalogue
         crop = catalogue.type_crop[type_id]
-        beds = self.beds[self.seat]
         value: float
         if crop >= 0:
-            value = _plant_worth(
-                catalogue,
-                beds[crop],
-                self.targets[crop],
-                self.slots[crop],
-                catalogue.type_plants[type_id],
-            )
+            value = self._plant_worth(crop, catalogue.type_plants[type_id])
         elif type_id == catalogue.worker:
             value = 9.0 if self._own_weeds() else 5.0
         elif type_id == catalogue.weed:
@@ -178,26 +130,62 @@ class Scorer:
         self._usefulness[type_id] = value
         return value
 
-    def _plantable_count(self) -> int:
-        catalogue = self.catalogue
-        crops: set[int] = set()
-        for card in self.hand:
-            type_id = catalogue.card_types[card]
-            crop = catalogue.type_crop[type_id]
-            if crop >= 0 and self.usefulness(type_id) >= 10.0:
-                crops.add(crop)
-        return len(crops)
-
-    def _own_weeds(self) -> int:
+    def _plant_worth(self, crop: int, plants: int) -> float:
+        """Worth of a plant card of ``plants`` for the seat's bed of ``crop``: plantable
+        now (more when it leaves one slot), plantable once the bed's Weeds are pulled,
+        or useless. Plain arithmetic on the bed (cheaper compiled than any memo)."""
         catalogue = self.catalogue
         card_types = catalogue.card_types
-        weed = catalogue.weed
-        count = 0
-        for bed in self.beds[self.seat]:
-            for card in bed:
-                if card_types[card] == weed:
-                    count += 1
-        return count
+        type_crop = catalogue.type_crop
+        type_plants = catalogue.type_plants
+        bed = self.beds[self.seat][crop]
+        target = self.targets[crop]
+        slots = self.slots[crop]
+        planted = 0
+        plant_cards = 0
+        plant_planted = 0
+        for card in bed:
+            type_id = card_types[card]
+            planted += type_plants[type_id]
+            if type_crop[type_id] >= 0:
+                plant_cards += 1
+                plant_planted += type_plants[type_id]
+        low = catalogue.min_plants
+        high = catalogue.max_plants
+        free = slots - len(bed) - 1
+        if free >= 0 and low * free <= target - planted - plants <= high * free:
+            return 10.0 + plants * 0.1 + (3.0 if len(bed) + 1 == slots else 0.0)
+        free = slots - plant_cards - 1
+        if free >= 0 and low * free <= target - plant_planted - plants <= high * free:
+            return 4.0
+        return 0.0
+
+    def _plantable_count(self) -> int:
+        """Crops the hand could plant now (found once per scorer)."""
+        if self._plantable < 0:
+            catalogue = self.catalogue
+            crops = 0
+            for card in self.hand:
+                type_id = catalogue.card_types[card]
+                crop = catalogue.type_crop[type_id]
+                if crop >= 0 and self.usefulness(type_id) >= 10.0:
+                    crops |= 1 << crop
+            self._plantable = crops.bit_count()
+        return self._plantable
+
+    def _own_weeds(self) -> int:
+        """Weeds in the seat's own beds (counted once per scorer)."""
+        if self._weeds < 0:
+            catalogue = self.catalogue
+            card_types = catalogue.card_types
+            weed = catalogue.weed
+            count = 0
+            for bed in self.beds[self.seat]:
+                for card in bed:
+                    if card_types[card] == weed:
+                        count += 1
+            self._weeds = count
+        return self._weeds
 
     def score(self, action: Action) -> float:
         kind, a, b, c = decode(action)

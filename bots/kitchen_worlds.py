@@ -153,9 +153,11 @@ def lean_hands(
                 type_id = card_types[card]
                 if type_id not in weight_of:
                     weight_of[type_id] = odds[card_class(scorer, type_id)] ** trust
+            weights_left = [weight_of[card_types[card]] for card in pool]
             while len(chosen) < size and pool:
-                drawn = weighted_index(rng, [weight_of[card_types[card]] for card in pool])
+                drawn = weighted_index(rng, weights_left)
                 chosen.append(pool.pop(drawn))
+                del weights_left[drawn]
         hands[other] = tuple(sorted(chosen))
     shuffle(rng, pool)
     return with_cards(world, tuple(hands), tuple(pool))

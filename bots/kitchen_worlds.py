@@ -14,7 +14,8 @@ from bots.kitchen_policy import Scorer, Weights, evaluate, rollout
 from cgsim.games.contract import Action
 from cgsim.games.draws.exact import randbelow, shuffle, weighted_index
 from cgsim.games.kitchen import actions as A
-from cgsim.games.kitchen.observation import Observation, determinize, unseen_cards
+from cgsim.games.kitchen.knowledge import sample_known, with_cards
+from cgsim.games.kitchen.observation import Observation
 from cgsim.games.kitchen.rules import apply
 from cgsim.games.kitchen.state import State
 
@@ -52,59 +53,6 @@ def card_class(scorer: Scorer, type_id: int) -> int:
     if type_id == catalogue.worker:
         return 3
     return 4 if type_id == catalogue.weed else 5
-
-
-def with_cards(world: State, hands: tuple[tuple[int, ...], ...], deck: tuple[int, ...]) -> State:
-    """The world with other hands and deck (``dataclasses.replace`` without its Python)."""
-    return State(
-        rules=world.rules,
-        seed=world.seed,
-        tasks=world.tasks,
-        hands=hands,
-        beds=world.beds,
-        market=world.market,
-        deck=deck,
-        discard=world.discard,
-        specials=world.specials,
-        sluggards=world.sluggards,
-        turn=world.turn,
-        active=world.active,
-        phase=world.phase,
-        flags=world.flags,
-        actions_left=world.actions_left,
-        sub=world.sub,
-        sub_seat=world.sub_seat,
-        pending=world.pending,
-        reshuffles=world.reshuffles,
-        winner=world.winner,
-        aborted=world.aborted,
-    )
-
-
-def sample_known(
-    observation: Observation, known: tuple[tuple[int, ...], ...], rng: random.Random
-) -> State:
-    """``cgsim.games.kitchen.knowledge.sample_world`` for knowledge already made
-    consistent with the observation: the same draws, the same world."""
-    world = determinize(observation, rng)
-    fixed: set[int] = set()
-    for cards in known:
-        fixed.update(cards)
-    if not fixed:
-        return world
-    pool = [card for card in unseen_cards(observation) if card not in fixed]
-    shuffle(rng, pool)
-    hands: list[tuple[int, ...]] = []
-    position = 0
-    for other, count in enumerate(observation.hand_counts):
-        if other == observation.seat:
-            hands.append(observation.hand)
-            continue
-        cards = known[other]
-        free = count - len(cards)
-        hands.append(tuple(sorted([*cards, *pool[position : position + free]])))
-        position += free
-    return with_cards(world, tuple(hands), tuple(pool[position:]))
 
 
 def lean_hands(

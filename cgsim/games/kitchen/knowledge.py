@@ -12,7 +12,7 @@ keeps every known card in its holder's hand.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from cgsim.games.contract import Action
 from cgsim.games.draws.exact import shuffle
@@ -73,11 +73,18 @@ class Knowledge:
 def sample_world(observation: Observation, knowledge: Knowledge, rng: random.Random) -> State:
     """A full state agreeing with the observation in which every known card is where it is
     known to be; the other hidden cards are dealt at random."""
-    knowledge = knowledge.consistent(observation)
+    return sample_known(observation, knowledge.consistent(observation).known, rng)
+
+
+def sample_known(
+    observation: Observation, known: tuple[tuple[int, ...], ...], rng: random.Random
+) -> State:
+    """:func:`sample_world` for knowledge already made consistent with the observation (a
+    search reuses it for every world it samples)."""
     world = determinize(observation, rng)
-    if not any(knowledge.known):
+    if not any(known):
         return world
-    fixed = {card for cards in knowledge.known for card in cards}
+    fixed = {card for cards in known for card in cards}
     pool = [card for card in unseen_cards(observation) if card not in fixed]
     shuffle(rng, pool)
     hands: list[tuple[int, ...]] = []
@@ -86,8 +93,36 @@ def sample_world(observation: Observation, knowledge: Knowledge, rng: random.Ran
         if other == observation.seat:
             hands.append(observation.hand)
             continue
-        cards = knowledge.known[other]
+        cards = known[other]
         free = count - len(cards)
         hands.append(tuple(sorted((*cards, *pool[position : position + free]))))
         position += free
-    return replace(world, hands=tuple(hands), deck=tuple(pool[position:]))
+    return with_cards(world, tuple(hands), tuple(pool[position:]))
+
+
+def with_cards(world: State, hands: tuple[tuple[int, ...], ...], deck: tuple[int, ...]) -> State:
+    """The world with other hands and deck (``dataclasses.replace`` without its Python:
+    a search deals thousands of worlds a decision)."""
+    return State(
+        rules=world.rules,
+        seed=world.seed,
+        tasks=world.tasks,
+        hands=hands,
+        beds=world.beds,
+        market=world.market,
+        deck=deck,
+        discard=world.discard,
+        specials=world.specials,
+        sluggards=world.sluggards,
+        turn=world.turn,
+        active=world.active,
+        phase=world.phase,
+        flags=world.flags,
+        actions_left=world.actions_left,
+        sub=world.sub,
+        sub_seat=world.sub_seat,
+        pending=world.pending,
+        reshuffles=world.reshuffles,
+        winner=world.winner,
+        aborted=world.aborted,
+    )

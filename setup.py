@@ -41,7 +41,15 @@ class OptionalBuildExt(build_ext):
 
 
 def extensions() -> list[Any]:
-    """mypyc's extension modules, one shared library per game; none when not possible."""
+    """mypyc's extension modules, one shared library per compiled package; none when not
+    possible.
+
+    All packages are compiled in one mypyc run (``separate`` names each package's group):
+    the bots then read the engines' states and call their functions natively. Compiled
+    one package at a time, every attribute of an engine's object that a bot read went
+    through Python's generic lookup, and every call between packages through a boxed
+    Python call.
+    """
     if pure_requested():
         print(f"cgsim: {PURE_ENV} is set; installing pure Python")
         return []
@@ -51,10 +59,12 @@ def extensions() -> list[Any]:
         print("cgsim: mypyc is not installed here; installing pure Python")
         return []
     write_manifest(ROOT)
-    built: list[Any] = []
-    for group, modules in compiled_groups(ROOT).items():
-        paths = [str(source_path(name, ROOT).relative_to(ROOT)) for name in modules]
-        built += mypycify(paths, group_name=group, opt_level="2", debug_level="0")
+    groups = [
+        ([str(source_path(name, ROOT).relative_to(ROOT)) for name in modules], group)
+        for group, modules in compiled_groups(ROOT).items()
+    ]
+    paths = [path for group_paths, _ in groups for path in group_paths]
+    built: list[Any] = mypycify(paths, separate=groups, opt_level="2", debug_level="0")
     return built
 
 

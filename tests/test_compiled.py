@@ -193,6 +193,29 @@ def test_the_guard_loads_the_sources_of_a_stale_or_unwanted_build(
     assert (compiled.PURE_ENV in reason) is pure
 
 
+def test_an_edit_in_one_package_sends_every_package_to_its_sources(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The packages are compiled together and read each other's classes natively, so a
+    compiled package must never run beside another one's sources."""
+    source = _fake_game(tmp_path)
+    other = tmp_path / "cgsim" / "games" / "othergame"
+    other.mkdir()
+    (other / "__init__.py").write_text('COMPILED = ("engine",)\n', encoding="utf-8")
+    (other / "engine.py").write_text("VALUE = 1\n", encoding="utf-8")
+    compiled.write_manifest(tmp_path)
+    for built in (source, other / "engine.py"):
+        built.with_name("engine" + EXTENSION_SUFFIXES[0]).touch()
+    monkeypatch.setattr(compiled, "_GAMES_DIR", tmp_path / "cgsim" / "games")
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    monkeypatch.delenv(compiled.PURE_ENV, raising=False)
+    source.write_text("VALUE = 2\n", encoding="utf-8")
+    compiled.guard("cgsim.games.othergame", ("engine",))
+    spec = sys.meta_path[0].find_spec("cgsim.games.othergame.engine", None)
+    assert spec is not None and spec.origin == str(other / "engine.py")
+    assert "changed" in compiled._REASONS.pop("cgsim.games.othergame")
+
+
 def test_a_fresh_build_is_left_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     source = _fake_game(tmp_path)
     compiled.write_manifest(tmp_path)

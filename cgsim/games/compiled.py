@@ -5,16 +5,19 @@ with mypyc at install time (``setup.py``) into extension modules beside their so
 the sources stay the definition, so the pure-Python package plays every game identically,
 only slower. A compiled package (each game package, and ``bots``) lists its compiled
 modules in ``COMPILED`` (a tuple of module names in its ``__init__``, one shared library
-per package: its modules call each other directly, so they are compiled, or not,
-together) and calls :func:`guard` before any of them is imported.
+per package) and calls :func:`guard` before any of them is imported. All packages are
+compiled in one run and call each other directly (the bots read the engines' states
+natively), so they run compiled, or not, together.
 The guard makes Python load that package's ``.py`` sources instead of its extension
 modules when
 
 - ``CGSIM_PURE_PYTHON`` is set (to anything but ``0`` or an empty string): the same
   variable also makes the build skip compiling; or
-- a source changed since the extension modules were built (the build writes a digest of
-  every compiled source to ``compiled.json``): an edited engine then runs as written,
-  never as stale machine code, until ``make`` builds it again.
+- any compiled source, in any package, changed since the extension modules were built
+  (the build writes a digest of every compiled source to ``compiled.json``): an edited
+  engine then runs as written, never as stale machine code, until ``make`` builds it
+  again; the other packages run their sources too, since their compiled code expects the
+  compiled classes.
 
 This module is imported by ``setup.py`` on its own: it uses the standard library only.
 """
@@ -86,11 +89,13 @@ def write_manifest(root: Path) -> None:
     target.write_text(json.dumps(digests, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def _stale(modules: Sequence[str]) -> bool:
-    """Whether a source differs from the one the extension modules were built from."""
+def _stale(modules: Sequence[str] | None = None) -> bool:
+    """Whether a source differs from the one the extension modules were built from
+    (among ``modules``; by default, among every compiled module)."""
     try:
         built = json.loads((_GAMES_DIR / MANIFEST).read_text(encoding="utf-8"))
-        return any(built.get(name) != _digest(source_path(name)) for name in modules)
+        names = list(built) if modules is None else modules
+        return any(built.get(name) != _digest(source_path(name)) for name in names)
     except (OSError, ValueError):
         return True
 
@@ -121,7 +126,7 @@ def guard(package: str, names: Sequence[str]) -> None:
         reason = f"{PURE_ENV} is set"
     elif not any(_built(name) for name in modules):
         return
-    elif _stale(modules):
+    elif _stale():
         reason = "sources changed since the build; `make` builds them again"
     else:
         return

@@ -1,7 +1,7 @@
 """Measure what a Kitchen Garden player's last move says about its hidden hand.
 
 ``kitchen-search`` deals opponents' unknown cards with odds per card class
-(``bots.kitchen_search.HAND_ODDS``). They come from here: ``kitchen-greedy`` plays
+(``bots.kitchen_worlds.HAND_ODDS``). They come from here: ``kitchen-greedy`` plays
 itself through the one game loop (``cgsim.games.loop``), and before every action-phase
 decision each hidden card of the other seat (in its hand or in the deck) is counted by
 its class for that seat and by that seat's last action-phase move. A class's odds are its share among hand cards over its share among
@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 
 from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer
-from bots.kitchen_search import CARD_CLASSES, MODELLED_MOVES, card_class
+from bots.kitchen_worlds import CARD_CLASSES, MODELLED_MOVES, card_class
 from cgsim.games import loop
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.game import GAME

@@ -27,19 +27,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from bots import kitchen_worlds
 from bots.kitchen_greedy import GreedyParams, Scorer, as_observation, greedy_choice
-from bots.kitchen_worlds import CARD_CLASSES as CARD_CLASSES
-from bots.kitchen_worlds import HAND_ODDS as HAND_ODDS
-from bots.kitchen_worlds import MODELLED_MOVES as MODELLED_MOVES
-from bots.kitchen_worlds import card_class as card_class
-from bots.kitchen_worlds import hopeful as hopeful
-from bots.kitchen_worlds import lead_stats as lead_stats
-from bots.kitchen_worlds import preferred as preferred
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.knowledge import Knowledge
 from cgsim.games.kitchen.observation import Observation
-from cgsim.games.kitchen.state import Phase, State
+from cgsim.games.kitchen.state import Phase
 
 
 class SearchParams(BaseModel):
@@ -67,20 +60,6 @@ class SearchParams(BaseModel):
         1.0,
         ge=0.0,
         description="trust in the measured odds of what opponents hold (0: uniform deal)",
-    )
-
-
-def lean_hands(
-    world: State,
-    observation: Observation,
-    knowledge: Knowledge,
-    last_moves: Sequence[int],
-    trust: float,
-    rng: random.Random,
-) -> State:
-    """``bots.kitchen_worlds.lean_hands`` with this bot's weights, for a sampled world."""
-    return kitchen_worlds.lean_hands(
-        world, observation.seat, knowledge.known, last_moves, trust, KitchenSearchBot.weights, rng
     )
 
 

@@ -11,12 +11,11 @@ from pydantic import ValidationError
 
 from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer
 from bots.kitchen_odds import FLOOR, count_hidden_cards, format_odds, hand_odds
-from bots.kitchen_search import (
+from bots.kitchen_search import KitchenSearchBot, SearchParams
+from bots.kitchen_worlds import (
     CARD_CLASSES,
     HAND_ODDS,
     MODELLED_MOVES,
-    KitchenSearchBot,
-    SearchParams,
     card_class,
     hopeful,
     lead_stats,
@@ -159,15 +158,17 @@ def test_leaning_hands_keeps_the_observation_and_known_cards() -> None:
         known = Knowledge(0, ((), (), (hidden[0],)))
     world = sample_world(view, known, random.Random(3))
     moves = [-1, A.HARVEST, A.MARKET]
-    leaned = lean_hands(world, view, known, moves, 1.0, random.Random(4))
+    weights = KitchenSearchBot.weights
+    leaned = lean_hands(world, 0, known.known, moves, 1.0, weights, random.Random(4))
     assert GAME.observation(leaned, 0) == view
     assert sorted([*leaned.deck, *(c for h in leaned.hands for c in h)]) == sorted(
         [*world.deck, *(c for h in world.hands for c in h)]
     )
     holder = 1 if known.known[1] else 2
     assert hidden[0] in leaned.hands[holder]
-    assert lean_hands(world, view, known, moves, 0.0, random.Random(4)) is world
-    assert lean_hands(world, view, known, [-1, -1, -1], 1.0, random.Random(4)) is world
+    assert lean_hands(world, 0, known.known, moves, 0.0, weights, random.Random(4)) is world
+    unseen = [-1, -1, -1]
+    assert lean_hands(world, 0, known.known, unseen, 1.0, weights, random.Random(4)) is world
 
 
 def test_card_class_sorts_cards_by_their_use_to_the_holder() -> None:
@@ -216,12 +217,14 @@ def _class_share(moves: list[int], trials: int, wanted: str) -> float:
     state = GAME.new_game(GAME.make_rules(2, {}), 14)
     view = GAME.observation(state, 0)
     known = Knowledge.empty(view)
-    scorer = Scorer(state, 1, GreedyParams().weights())
+    weights = GreedyParams().weights()
+    scorer = Scorer(state, 1, weights)
     card_types = state.rules.catalogue.card_types
     rng = random.Random(5)
     hits = total = 0
     for _ in range(trials):
-        world = lean_hands(sample_world(view, known, rng), view, known, moves, 1.0, rng)
+        world = sample_world(view, known, rng)
+        world = lean_hands(world, 0, known.known, moves, 1.0, weights, rng)
         for card in world.hands[1]:
             hits += CARD_CLASSES[card_class(scorer, card_types[card])] == wanted
             total += 1

@@ -51,12 +51,15 @@ a playout's working copy."""
 _MASK32 = 0xFFFFFFFF
 
 
-class Ties:
-    """A playout's tie-breaker (and its ``epsilon`` coin): a 32-bit xorshift generator.
+class QuickRandom:
+    """The search's own draws (worlds' deals, playouts' ties and ``epsilon`` coin): a
+    32-bit xorshift generator, a few integer operations a draw.
 
-    Every playout of a search starts from one seed so that the candidates meet the same
-    ties (common random numbers); seeding a ``random.Random`` (624 words of state) for
-    each of thousands of playouts cost more than all the ties it broke."""
+    ``random.Random`` costs a call through Python for every draw, and seeding one (624
+    words of state) for each of thousands of playouts a decision cost more than the
+    ties it broke. Every playout of a world starts from one seed, so the candidates
+    meet the same ties (common random numbers). Plain integer arithmetic: the compiled
+    and pure-Python searches draw the same numbers."""
 
     __slots__ = ("bits",)
 
@@ -78,6 +81,12 @@ class Ties:
     def random(self) -> float:
         """A draw in [0, 1)."""
         return self._next() / 4294967296.0
+
+    def shuffle(self, items: list[int]) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self._next() % (i + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,7 +310,7 @@ def greedy_choice(
     seat: int,
     legal: Sequence[Action],
     weights: Weights,
-    rng: random.Random | Ties,
+    rng: random.Random | QuickRandom,
 ) -> Action:
     """The best-scoring legal action for ``seat``; ties broken with ``rng``."""
     if len(legal) == 1:
@@ -319,7 +328,9 @@ def greedy_choice(
     return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
 
-def rollout(state: State, end_turn: int, epsilon: float, weights: Weights, ties: Ties) -> State:
+def rollout(
+    state: State, end_turn: int, epsilon: float, weights: Weights, ties: QuickRandom
+) -> State:
     """Play on with the greedy policy (``epsilon`` of the moves at random) until turn
     ``end_turn`` begins or the game ends.
 

@@ -55,6 +55,19 @@ class SearchParams(BaseModel):
         0.02, ge=0.0, description="mean lead over greedy's pick an alternative needs"
     )
     z: float = Field(1.0, ge=0.0, description="standard errors of the lead an alternative needs")
+    slack: float = Field(
+        0.0,
+        ge=0.0,
+        description="lead beyond the margin an alternative must still hope for to stay sampled",
+    )
+    accept: float = Field(
+        0.0,
+        ge=0.0,
+        description=(
+            "stop sampling once an alternative's lead minus this many standard errors"
+            " clears the margin (0: never stop early)"
+        ),
+    )
     knowledge: bool = Field(True, description="keep seen cards in their holders' hands")
     hand_model: float = Field(
         1.0,
@@ -134,13 +147,13 @@ class KitchenSearchBot(Bot):
         self, observation: Observation, candidates: list[Action], rng: random.Random
     ) -> Action:
         p: SearchParams = self.params
-        shape = (p.worlds, p.batch, p.depth, p.epsilon, p.scale, p.margin, p.prune, p.z)
+        shape = (p.worlds, p.batch, p.depth, p.epsilon, p.scale, p.margin, p.prune, p.z, p.slack)
         chosen, self.rollouts = kitchen_worlds.search(
             observation,
             self.knowledge_for(observation).known,
             candidates,
             self._last_moves,
-            (*shape, p.hand_model),
+            (*shape, p.accept, p.hand_model),
             self.weights,
             rng,
         )

@@ -10,9 +10,8 @@ import math
 import random
 from collections.abc import Sequence
 
-from bots.kitchen_policy import Scorer, Ties, Weights, evaluate, rollout
+from bots.kitchen_policy import QuickRandom, Scorer, Weights, evaluate, rollout
 from cgsim.games.contract import Action
-from cgsim.games.draws.exact import randbelow, shuffle, weighted_index
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.observation import Observation, unseen_cards, world_of
 from cgsim.games.kitchen.rules import apply
@@ -99,7 +98,10 @@ class Dealer:
             )
 
     def deal(self, rng: random.Random) -> State:
-        """One sampled world agreeing with the observation and the known cards."""
+        """One sampled world agreeing with the observation and the known cards (two draws
+        from ``rng``: the world's seed, and the seed of the quick generator that deals)."""
+        seed = rng.getrandbits(64)
+        quick = QuickRandom(rng.getrandbits(64))
         observation = self.observation
         card_types = observation.rules.catalogue.card_types
         pool = list(self.pool)
@@ -112,16 +114,28 @@ class Dealer:
             odds = self.odds[other]
             if not odds:
                 while len(chosen) < count and pool:
-                    chosen.append(pool.pop(randbelow(rng, len(pool))))
+                    chosen.append(pool.pop(quick.randrange(len(pool))))
             else:
                 weights_left = [odds[card_types[card]] for card in pool]
                 while len(chosen) < count and pool:
-                    drawn = weighted_index(rng, weights_left)
+                    drawn = weighted_index(quick, weights_left)
                     chosen.append(pool.pop(drawn))
                     del weights_left[drawn]
             hands.append(tuple(sorted(chosen)))
-        shuffle(rng, pool)
-        return world_of(observation, tuple(hands), tuple(pool), rng.getrandbits(64))
+        quick.shuffle(pool)
+        return world_of(observation, tuple(hands), tuple(pool), seed)
+
+
+def weighted_index(quick: QuickRandom, weights: Sequence[float]) -> int:
+    """An index drawn with chance proportional to its weight (the first running total
+    above a uniform point)."""
+    point = quick.random() * sum(weights)
+    total = 0.0
+    for index, weight in enumerate(weights):
+        total += weight
+        if point < total:
+            return index
+    return len(weights) - 1
 
 
 def lead_stats(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
@@ -139,6 +153,13 @@ def hopeful(values: Sequence[float], base: Sequence[float], margin: float, prune
     standard errors exceeds it."""
     mean, error = lead_stats(values, base)
     return mean + prune * error > margin
+
+
+def clears(values: Sequence[float], base: Sequence[float], margin: float, accept: float) -> bool:
+    """Whether an alternative's lead, less ``accept`` standard errors, exceeds the margin:
+    more worlds would hardly change the choice."""
+    mean, error = lead_stats(values, base)
+    return mean - accept * error > margin
 
 
 def preferred(values: Sequence[Sequence[float]], margin: float, z: float) -> int:
@@ -160,15 +181,15 @@ def search(
     known: tuple[tuple[int, ...], ...],
     candidates: Sequence[Action],
     last_moves: Sequence[int],
-    shape: tuple[int, int, int, float, float, float, float, float, float],
+    shape: tuple[int, int, int, float, float, float, float, float, float, float, float],
     weights: Weights,
     rng: random.Random,
 ) -> tuple[int, int]:
     """Index of the candidate to play (0: greedy's pick) and the rollouts it took,
     worlds sampled in batches and hopeless alternatives dropped after each; ``shape`` is
-    ``SearchParams``' worlds, batch, depth, epsilon, scale, margin, prune, z and
-    hand_model, in that order."""
-    worlds, batch, depth, epsilon, scale, margin, prune, z, trust = shape
+    ``SearchParams``' worlds, batch, depth, epsilon, scale, margin, prune, z, slack,
+    accept and hand_model, in that order."""
+    worlds, batch, depth, epsilon, scale, margin, prune, z, slack, accept, trust = shape
     dealer = Dealer(observation, known, last_moves, trust, weights)
     seat = observation.seat
     end_turn = observation.turn + depth
@@ -186,13 +207,17 @@ def search(
                     end_turn,
                     epsilon,
                     weights,
-                    Ties(rollout_seed),
+                    QuickRandom(rollout_seed),
                 )
                 values[index].append(evaluate(final, seat, scale, weights))
             rollouts += len(alive)
             sampled += 1
         alive = [0] + [
-            index for index in alive[1:] if hopeful(values[index], values[0], margin, prune)
+            index for index in alive[1:] if hopeful(values[index], values[0], margin + slack, prune)
         ]
+        if accept > 0.0 and any(
+            clears(values[index], values[0], margin, accept) for index in alive[1:]
+        ):
+            break
     chosen = preferred([values[index] for index in alive], margin, z)
     return alive[chosen], rollouts

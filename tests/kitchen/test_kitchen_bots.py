@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer, greedy_choice
 from bots.kitchen_odds import FLOOR, count_hidden_cards, format_odds, hand_odds
-from bots.kitchen_policy import Ties, rollout
+from bots.kitchen_policy import QuickRandom, rollout
 from bots.kitchen_search import KitchenSearchBot, SearchParams
 from bots.kitchen_worlds import (
     CARD_CLASSES,
@@ -187,7 +187,7 @@ def test_a_playout_on_a_working_copy_plays_the_game_of_frozen_states() -> None:
                 legal = GAME.legal_actions(state)
                 state = GAME.apply(state, legal[step % len(legal)])
             for epsilon in (0.0, 0.3):
-                ties, again = Ties(seed + 11), Ties(seed + 11)
+                ties, again = QuickRandom(seed + 11), QuickRandom(seed + 11)
                 played = rollout(state, state.turn + 12, epsilon, weights, ties)
                 frozen = state
                 while frozen.turn < state.turn + 12 and not GAME.is_terminal(frozen):
@@ -288,3 +288,17 @@ def test_hand_odds_command_prints_the_table(capsys: pytest.CaptureFixture[str]) 
     printed = capsys.readouterr().out
     assert printed.startswith("HAND_ODDS: dict[int, tuple[float, ...]] = {")
     assert "    A.HARVEST: (" in printed
+
+
+def test_the_searchs_quick_generator_is_seeded_uniform_and_shuffles() -> None:
+    first, again, other = QuickRandom(2**40 + 7), QuickRandom(2**40 + 7), QuickRandom(8)
+    draws = [first.randrange(6) for _ in range(6000)]
+    assert draws == [again.randrange(6) for _ in range(6000)]
+    assert draws != [other.randrange(6) for _ in range(6000)]
+    assert all(900 < draws.count(face) < 1100 for face in range(6))
+    assert all(0.0 <= first.random() < 1.0 for _ in range(1000))
+    zero = QuickRandom(0)
+    assert len({zero.randrange(1000) for _ in range(100)}) > 90
+    cards = list(range(40))
+    first.shuffle(cards)
+    assert sorted(cards) == list(range(40)) and cards != list(range(40))

@@ -19,6 +19,7 @@ from bots.kitchen_worlds import (
     MODELLED_MOVES,
     Dealer,
     card_class,
+    clears,
     hopeful,
     lead_stats,
     preferred,
@@ -136,6 +137,37 @@ def test_hopeful_drops_alternatives_that_cannot_reach_the_margin() -> None:
     assert not hopeful([0.4, 0.5, 0.3, 0.4], base, 0.02, 2.0)
     assert hopeful([0.9, 0.3, 0.8, 0.2], base, 0.02, 2.0)
     assert not hopeful([0.9, 0.3, 0.8, 0.2], base, 0.5, 0.0)
+
+
+def test_clears_once_the_lead_less_its_errors_exceeds_the_margin() -> None:
+    base = [0.5, 0.6, 0.4, 0.5]
+    assert clears([0.6, 0.7, 0.5, 0.6], base, 0.02, 2.0)
+    assert not clears([0.6, 0.7, 0.5, 0.6], base, 0.2, 2.0)
+    assert clears([0.9, 0.3, 0.8, 0.6], base, 0.02, 0.0)
+    assert not clears([0.9, 0.3, 0.8, 0.6], base, 0.02, 2.0)
+
+
+def test_stopping_rules_only_ever_save_rollouts() -> None:
+    """``slack`` drops alternatives sooner and ``accept`` stops sampling sooner: on the
+    same decisions and generators, never more rollouts than without them, and fewer on
+    some; the worlds drawn do not depend on which alternatives are left."""
+    full = KitchenSearchBot(SearchParams(worlds=48, batch=8, slack=0.0, accept=0.0))
+    quick = KitchenSearchBot(SearchParams(worlds=48, batch=8, slack=0.02, accept=2.0))
+    rules = GAME.make_rules(2, {"turn_cap": 30})
+    state = GAME.new_game(rules, 5)
+    spent: list[tuple[int, int]] = []
+    while not GAME.is_terminal(state) and len(spent) < 12:
+        view = GAME.observation(state, GAME.current_player(state))
+        legal = GAME.legal_actions(state)
+        action = full.choose(view, legal, random.Random(len(spent)))
+        if full.rollouts:
+            quick.choose(view, legal, random.Random(len(spent)))
+            spent.append((quick.rollouts, full.rollouts))
+            full.rollouts = quick.rollouts = 0
+        state = GAME.apply(state, action)
+    assert len(spent) >= 8
+    assert all(fewer <= more for fewer, more in spent)
+    assert sum(fewer for fewer, _ in spent) < sum(more for _, more in spent)
 
 
 def test_search_with_pruning_spends_fewer_rollouts_on_clear_decisions() -> None:

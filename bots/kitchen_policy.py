@@ -36,15 +36,57 @@ from cgsim.games.kitchen.actions import (
 from cgsim.games.kitchen.actions import CROW as CROW_ACTION
 from cgsim.games.kitchen.actions import HOLIDAY as HOLIDAY_ACTION
 from cgsim.games.kitchen.cards import BAZAAR, CROW, SPECIALS, Catalogue
+from cgsim.games.kitchen.legal import generate_legal_actions
 from cgsim.games.kitchen.observation import Observation
-from cgsim.games.kitchen.rules import (
-    apply,
-    bed_full,
-    bed_plants,
-    can_use_special,
-    legal_actions,
-)
+from cgsim.games.kitchen.perform import perform
+from cgsim.games.kitchen.rules import bed_full, bed_plants, can_use_special
+from cgsim.games.kitchen.settle import settle
 from cgsim.games.kitchen.state import NONE, PHASE_OVER, State
+from cgsim.games.kitchen.work import Work
+
+View = State | Observation | Work
+"""What the scorer reads: an observation (the bots' own decisions), a sampled world, or
+a playout's working copy."""
+
+_MASK32 = 0xFFFFFFFF
+
+
+class QuickRandom:
+    """The search's own draws (worlds' deals, playouts' ties and ``epsilon`` coin): a
+    32-bit xorshift generator, a few integer operations a draw.
+
+    ``random.Random`` costs a call through Python for every draw, and seeding one (624
+    words of state) for each of thousands of playouts a decision cost more than the
+    ties it broke. Every playout of a world starts from one seed, so the candidates
+    meet the same ties (common random numbers). Plain integer arithmetic: the compiled
+    and pure-Python searches draw the same numbers."""
+
+    __slots__ = ("bits",)
+
+    def __init__(self, seed: int) -> None:
+        self.bits = ((seed ^ (seed >> 32)) & _MASK32) or 1
+
+    def _next(self) -> int:
+        bits = self.bits
+        bits ^= (bits << 13) & _MASK32
+        bits ^= bits >> 17
+        bits ^= (bits << 5) & _MASK32
+        self.bits = bits
+        return bits
+
+    def randrange(self, n: int) -> int:
+        """A draw in ``range(n)`` (the modulo's bias is below one in ten million)."""
+        return self._next() % n
+
+    def random(self) -> float:
+        """A draw in [0, 1)."""
+        return self._next() / 4294967296.0
+
+    def shuffle(self, items: list[int]) -> None:
+        """Fisher-Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self._next() % (i + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +107,7 @@ class Weights:
         return dataclass_reduce(self)
 
 
-def progress(view: State | Observation, seat: int) -> float:
+def progress(view: View, seat: int) -> float:
     """How far a seat is toward a fully planted garden: plants planted plus a bonus per
     fully planted bed (used by both Kitchen bots)."""
     catalogue = view.rules.catalogue
@@ -81,16 +123,20 @@ def progress(view: State | Observation, seat: int) -> float:
 class Scorer:
     """Feature scores of a seat's legal actions in one view (a state or an observation)."""
 
-    def __init__(self, view: State | Observation, seat: int, weights: Weights) -> None:
+    def __init__(self, view: View, seat: int, weights: Weights) -> None:
         self.view = view
         self.seat = seat
         self.weights = weights
         self.catalogue: Catalogue = view.rules.catalogue
-        self.beds: tuple[tuple[tuple[int, ...], ...], ...] = view.beds
+        self.beds: tuple[tuple[tuple[int, ...], ...], ...] = (
+            tuple(view.beds) if isinstance(view, Work) else view.beds
+        )
         self.market: tuple[int, ...] = view.market
         self.targets: tuple[int, ...] = self.catalogue.tasks[view.tasks[seat]].targets
         self.slots: tuple[int, ...] = self.catalogue.tasks[view.tasks[seat]].slots
-        self.hand: tuple[int, ...] = view.hands[seat] if isinstance(view, State) else view.hand
+        self.hand: tuple[int, ...] = (
+            view.hand if isinstance(view, Observation) else view.hands[seat]
+        )
         self._leader = -1
         self._weeds = -1
         self._plantable = -1
@@ -260,11 +306,11 @@ class Scorer:
 
 
 def greedy_choice(
-    view: State | Observation,
+    view: View,
     seat: int,
     legal: Sequence[Action],
     weights: Weights,
-    rng: random.Random,
+    rng: random.Random | QuickRandom,
 ) -> Action:
     """The best-scoring legal action for ``seat``; ties broken with ``rng``."""
     if len(legal) == 1:
@@ -283,18 +329,24 @@ def greedy_choice(
 
 
 def rollout(
-    state: State, end_turn: int, epsilon: float, weights: Weights, rng: random.Random
+    state: State, end_turn: int, epsilon: float, weights: Weights, ties: QuickRandom
 ) -> State:
     """Play on with the greedy policy (``epsilon`` of the moves at random) until turn
-    ``end_turn`` begins or the game ends."""
-    while state.turn < end_turn and state.phase != PHASE_OVER:
-        legal = legal_actions(state)
-        if epsilon and rng.random() < epsilon:
-            action = legal[rng.randrange(len(legal))]
+    ``end_turn`` begins or the game ends.
+
+    The playout runs on one working copy (``Work``), the engine's own ``perform`` and
+    ``settle`` in a loop: no state is frozen between its actions, and no action is
+    checked again, since each comes from the legal list just generated."""
+    work = Work(state, None)
+    while work.turn < end_turn and work.phase is not PHASE_OVER:
+        legal = generate_legal_actions(work)
+        if epsilon and ties.random() < epsilon:
+            action = legal[ties.randrange(len(legal))]
         else:
-            action = greedy_choice(state, state.decider, legal, weights, rng)
-        state = apply(state, action)
-    return state
+            action = greedy_choice(work, work.decider, legal, weights, ties)
+        perform(work, action)
+        settle(work)
+    return work.freeze()
 
 
 def position_value(state: State, seat: int, weights: Weights) -> float:

@@ -9,11 +9,12 @@ every candidate in every world followed by a greedy rollout of ``depth`` turns, 
 scores the end (a win 1, a loss 0, otherwise a logistic of its lead in position value).
 All candidates share the same worlds and rollout seeds (common random numbers), so
 their per-world differences are compared, not their noisy means. Worlds come in
-batches; after each, an alternative whose lead cannot plausibly clear the margin is
-dropped, and sampling stops when only greedy's pick is left, so easy decisions cost
-little and the budget goes to close ones. The bot leaves greedy's pick only for a
-candidate whose mean lead over it exceeds ``margin`` and ``z`` standard errors;
-otherwise it plays as greedy would. Every decision with a choice is searched, discards
+batches; after each, an alternative whose lead cannot plausibly clear the margin (by
+``slack`` more) is dropped, and sampling stops when only greedy's pick is left, or
+once an alternative clears the margin by ``accept`` standard errors: easy decisions
+cost little either way, and the budget goes to close ones. The bot leaves greedy's pick
+only for a candidate whose mean lead over it exceeds ``margin`` and ``z`` standard
+errors; otherwise it plays as greedy would. Every decision with a choice is searched, discards
 and Bazaar swaps included: which card to keep matters as much as what to play.
 """
 
@@ -55,6 +56,19 @@ class SearchParams(BaseModel):
         0.02, ge=0.0, description="mean lead over greedy's pick an alternative needs"
     )
     z: float = Field(1.0, ge=0.0, description="standard errors of the lead an alternative needs")
+    slack: float = Field(
+        0.02,
+        ge=0.0,
+        description="lead beyond the margin an alternative must still hope for to stay sampled",
+    )
+    accept: float = Field(
+        2.0,
+        ge=0.0,
+        description=(
+            "stop sampling once an alternative's lead minus this many standard errors"
+            " clears the margin (0: never stop early)"
+        ),
+    )
     knowledge: bool = Field(True, description="keep seen cards in their holders' hands")
     hand_model: float = Field(
         1.0,
@@ -134,13 +148,13 @@ class KitchenSearchBot(Bot):
         self, observation: Observation, candidates: list[Action], rng: random.Random
     ) -> Action:
         p: SearchParams = self.params
-        shape = (p.worlds, p.batch, p.depth, p.epsilon, p.scale, p.margin, p.prune, p.z)
+        shape = (p.worlds, p.batch, p.depth, p.epsilon, p.scale, p.margin, p.prune, p.z, p.slack)
         chosen, self.rollouts = kitchen_worlds.search(
             observation,
             self.knowledge_for(observation).known,
             candidates,
             self._last_moves,
-            (*shape, p.hand_model),
+            (*shape, p.accept, p.hand_model),
             self.weights,
             rng,
         )

@@ -1,8 +1,8 @@
 """``kitchen-search``'s hot loop, compiled with mypyc: dealing the sampled worlds
-(``deal_world``: the known cards kept, the opponents' hands leaned by ``HAND_ODDS``)
-and playing every candidate in every world (``search``). Dealing went through
-``random``'s Python code card by card; the exact draws (``cgsim.games.draws.exact``)
-keep every world, and so every move, the same."""
+(``Dealer``: the known cards kept, the opponents' hands leaned by ``HAND_ODDS``) and
+playing every candidate in every world (``search``). Draws go through
+``cgsim.games.draws.exact``, not ``random``'s Python code card by card: the same draws
+either way, so the compiled and pure-Python searches play the same moves."""
 
 from __future__ import annotations
 
@@ -10,12 +10,10 @@ import math
 import random
 from collections.abc import Sequence
 
-from bots.kitchen_policy import Scorer, Weights, evaluate, rollout
+from bots.kitchen_policy import QuickRandom, Scorer, Weights, evaluate, rollout
 from cgsim.games.contract import Action
-from cgsim.games.draws.exact import randbelow, shuffle, weighted_index
 from cgsim.games.kitchen import actions as A
-from cgsim.games.kitchen.knowledge import sample_known, with_cards
-from cgsim.games.kitchen.observation import Observation
+from cgsim.games.kitchen.observation import Observation, unseen_cards, world_of
 from cgsim.games.kitchen.rules import apply
 from cgsim.games.kitchen.state import State
 
@@ -55,73 +53,89 @@ def card_class(scorer: Scorer, type_id: int) -> int:
     return 4 if type_id == catalogue.weed else 5
 
 
-def lean_hands(
-    world: State,
-    seat: int,
-    known: tuple[tuple[int, ...], ...],
-    last_moves: Sequence[int],
-    trust: float,
-    weights: Weights,
-    rng: random.Random,
-) -> State:
-    """The world with the unknown cards of other hands re-dealt from the same hidden pool,
-    each card weighted by ``HAND_ODDS`` (raised to ``trust``) for the holder's last move.
+class Dealer:
+    """Deals the worlds of one decision: the known cards where they are, the opponents'
+    unknown cards drawn from the hidden pool weighted by ``HAND_ODDS`` (raised to
+    ``trust``) for each one's last action-phase move, the rest shuffled into the deck.
 
     A uniform deal ignores what an opponent's moves say about its hand: after a Harvest
-    it had nothing to plant. Known cards stay where they are; ``last_moves`` holds each
-    seat's last action-phase kind, or -1 when none was seen.
+    it had nothing to plant. What every world of the decision shares (the hidden cards
+    not known to be anywhere, each opponent's weight per card type) is found once here;
+    each world then costs one pass over the pool. ``last_moves`` holds each seat's last
+    action-phase kind, or -1 when none was seen (then that seat's cards are uniform).
     """
-    if trust <= 0.0 or not any(move in HAND_ODDS for move in last_moves):
-        return world
-    card_types = world.rules.catalogue.card_types
-    fixed: set[int] = set()
-    for cards in known:
-        fixed.update(cards)
-    pool: list[int] = []
-    for other, hand in enumerate(world.hands):
-        if other != seat:
-            for card in hand:
-                if card not in fixed:
-                    pool.append(card)
-    pool.extend(world.deck)
-    hands = list(world.hands)
-    for other in range(world.players):
-        if other == seat:
-            continue
-        size = len(hands[other])
-        chosen = list(known[other])
-        if last_moves[other] not in HAND_ODDS:
-            while len(chosen) < size and pool:
-                chosen.append(pool.pop(randbelow(rng, len(pool))))
-        else:
-            odds = HAND_ODDS[last_moves[other]]
-            scorer = Scorer(world, other, weights)
-            weight_of: dict[int, float] = {}
-            for card in pool:
-                type_id = card_types[card]
-                if type_id not in weight_of:
-                    weight_of[type_id] = odds[card_class(scorer, type_id)] ** trust
-            weights_left = [weight_of[card_types[card]] for card in pool]
-            while len(chosen) < size and pool:
-                drawn = weighted_index(rng, weights_left)
-                chosen.append(pool.pop(drawn))
-                del weights_left[drawn]
-        hands[other] = tuple(sorted(chosen))
-    shuffle(rng, pool)
-    return with_cards(world, tuple(hands), tuple(pool))
+
+    def __init__(
+        self,
+        observation: Observation,
+        known: tuple[tuple[int, ...], ...],
+        last_moves: Sequence[int],
+        trust: float,
+        weights: Weights,
+    ) -> None:
+        self.observation = observation
+        self.known = known
+        fixed: set[int] = set()
+        for cards in known:
+            fixed.update(cards)
+        self.pool = [card for card in unseen_cards(observation) if card not in fixed]
+        """The hidden cards not known to be anywhere, in id order."""
+        self.odds: list[list[float]] = []
+        """Per seat, the weight of each card type in its hand (empty: a uniform deal)."""
+        catalogue = observation.rules.catalogue
+        for other in range(observation.rules.players):
+            move = last_moves[other] if other < len(last_moves) else -1
+            if other == observation.seat or trust <= 0.0 or move not in HAND_ODDS:
+                self.odds.append([])
+                continue
+            odds = HAND_ODDS[move]
+            scorer = Scorer(observation, other, weights)
+            self.odds.append(
+                [
+                    odds[card_class(scorer, type_id)] ** trust
+                    for type_id in range(len(catalogue.type_crop))
+                ]
+            )
+
+    def deal(self, rng: random.Random) -> State:
+        """One sampled world agreeing with the observation and the known cards (two draws
+        from ``rng``: the world's seed, and the seed of the quick generator that deals)."""
+        seed = rng.getrandbits(64)
+        quick = QuickRandom(rng.getrandbits(64))
+        observation = self.observation
+        card_types = observation.rules.catalogue.card_types
+        pool = list(self.pool)
+        hands: list[tuple[int, ...]] = []
+        for other, count in enumerate(observation.hand_counts):
+            if other == observation.seat:
+                hands.append(observation.hand)
+                continue
+            chosen = list(self.known[other])
+            odds = self.odds[other]
+            if not odds:
+                while len(chosen) < count and pool:
+                    chosen.append(pool.pop(quick.randrange(len(pool))))
+            else:
+                weights_left = [odds[card_types[card]] for card in pool]
+                while len(chosen) < count and pool:
+                    drawn = weighted_index(quick, weights_left)
+                    chosen.append(pool.pop(drawn))
+                    del weights_left[drawn]
+            hands.append(tuple(sorted(chosen)))
+        quick.shuffle(pool)
+        return world_of(observation, tuple(hands), tuple(pool), seed)
 
 
-def deal_world(
-    observation: Observation,
-    known: tuple[tuple[int, ...], ...],
-    last_moves: Sequence[int],
-    trust: float,
-    weights: Weights,
-    rng: random.Random,
-) -> State:
-    """One sampled world: the known cards where they are, the rest leaned by the odds."""
-    world = sample_known(observation, known, rng)
-    return lean_hands(world, observation.seat, known, last_moves, trust, weights, rng)
+def weighted_index(quick: QuickRandom, weights: Sequence[float]) -> int:
+    """An index drawn with chance proportional to its weight (the first running total
+    above a uniform point)."""
+    point = quick.random() * sum(weights)
+    total = 0.0
+    for index, weight in enumerate(weights):
+        total += weight
+        if point < total:
+            return index
+    return len(weights) - 1
 
 
 def lead_stats(values: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
@@ -139,6 +153,13 @@ def hopeful(values: Sequence[float], base: Sequence[float], margin: float, prune
     standard errors exceeds it."""
     mean, error = lead_stats(values, base)
     return mean + prune * error > margin
+
+
+def clears(values: Sequence[float], base: Sequence[float], margin: float, accept: float) -> bool:
+    """Whether an alternative's lead, less ``accept`` standard errors, exceeds the margin:
+    more worlds would hardly change the choice."""
+    mean, error = lead_stats(values, base)
+    return mean - accept * error > margin
 
 
 def preferred(values: Sequence[Sequence[float]], margin: float, z: float) -> int:
@@ -160,15 +181,16 @@ def search(
     known: tuple[tuple[int, ...], ...],
     candidates: Sequence[Action],
     last_moves: Sequence[int],
-    shape: tuple[int, int, int, float, float, float, float, float, float],
+    shape: tuple[int, int, int, float, float, float, float, float, float, float, float],
     weights: Weights,
     rng: random.Random,
 ) -> tuple[int, int]:
     """Index of the candidate to play (0: greedy's pick) and the rollouts it took,
     worlds sampled in batches and hopeless alternatives dropped after each; ``shape`` is
-    ``SearchParams``' worlds, batch, depth, epsilon, scale, margin, prune, z and
-    hand_model, in that order."""
-    worlds, batch, depth, epsilon, scale, margin, prune, z, trust = shape
+    ``SearchParams``' worlds, batch, depth, epsilon, scale, margin, prune, z, slack,
+    accept and hand_model, in that order."""
+    worlds, batch, depth, epsilon, scale, margin, prune, z, slack, accept, trust = shape
+    dealer = Dealer(observation, known, last_moves, trust, weights)
     seat = observation.seat
     end_turn = observation.turn + depth
     values: list[list[float]] = [[] for _ in candidates]
@@ -177,7 +199,7 @@ def search(
     rollouts = 0
     while sampled < worlds and len(alive) > 1:
         for _ in range(min(batch, worlds - sampled)):
-            world = deal_world(observation, known, last_moves, trust, weights, rng)
+            world = dealer.deal(rng)
             rollout_seed = rng.getrandbits(64)
             for index in alive:
                 final = rollout(
@@ -185,13 +207,17 @@ def search(
                     end_turn,
                     epsilon,
                     weights,
-                    random.Random(rollout_seed),
+                    QuickRandom(rollout_seed),
                 )
                 values[index].append(evaluate(final, seat, scale, weights))
             rollouts += len(alive)
             sampled += 1
         alive = [0] + [
-            index for index in alive[1:] if hopeful(values[index], values[0], margin, prune)
+            index for index in alive[1:] if hopeful(values[index], values[0], margin + slack, prune)
         ]
+        if accept > 0.0 and any(
+            clears(values[index], values[0], margin, accept) for index in alive[1:]
+        ):
+            break
     chosen = preferred([values[index] for index in alive], margin, z)
     return alive[chosen], rollouts

@@ -9,23 +9,25 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer
+from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer, greedy_choice
 from bots.kitchen_odds import FLOOR, count_hidden_cards, format_odds, hand_odds
+from bots.kitchen_policy import QuickRandom, rollout
 from bots.kitchen_search import KitchenSearchBot, SearchParams
 from bots.kitchen_worlds import (
     CARD_CLASSES,
     HAND_ODDS,
     MODELLED_MOVES,
+    Dealer,
     card_class,
+    clears,
     hopeful,
     lead_stats,
-    lean_hands,
     preferred,
 )
 from cgsim.games.bot import Bot
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.game import GAME
-from cgsim.games.kitchen.knowledge import Knowledge, sample_world
+from cgsim.games.kitchen.knowledge import Knowledge
 from cgsim.games.kitchen.rules import can_plant
 from cgsim.games.kitchen.state import Phase, State
 from cgsim.reporting.stats import wilson_interval
@@ -137,6 +139,37 @@ def test_hopeful_drops_alternatives_that_cannot_reach_the_margin() -> None:
     assert not hopeful([0.9, 0.3, 0.8, 0.2], base, 0.5, 0.0)
 
 
+def test_clears_once_the_lead_less_its_errors_exceeds_the_margin() -> None:
+    base = [0.5, 0.6, 0.4, 0.5]
+    assert clears([0.6, 0.7, 0.5, 0.6], base, 0.02, 2.0)
+    assert not clears([0.6, 0.7, 0.5, 0.6], base, 0.2, 2.0)
+    assert clears([0.9, 0.3, 0.8, 0.6], base, 0.02, 0.0)
+    assert not clears([0.9, 0.3, 0.8, 0.6], base, 0.02, 2.0)
+
+
+def test_stopping_rules_only_ever_save_rollouts() -> None:
+    """``slack`` drops alternatives sooner and ``accept`` stops sampling sooner: on the
+    same decisions and generators, never more rollouts than without them, and fewer on
+    some; the worlds drawn do not depend on which alternatives are left."""
+    full = KitchenSearchBot(SearchParams(worlds=48, batch=8, slack=0.0, accept=0.0))
+    quick = KitchenSearchBot(SearchParams(worlds=48, batch=8, slack=0.02, accept=2.0))
+    rules = GAME.make_rules(2, {"turn_cap": 30})
+    state = GAME.new_game(rules, 5)
+    spent: list[tuple[int, int]] = []
+    while not GAME.is_terminal(state) and len(spent) < 12:
+        view = GAME.observation(state, GAME.current_player(state))
+        legal = GAME.legal_actions(state)
+        action = full.choose(view, legal, random.Random(len(spent)))
+        if full.rollouts:
+            quick.choose(view, legal, random.Random(len(spent)))
+            spent.append((quick.rollouts, full.rollouts))
+            full.rollouts = quick.rollouts = 0
+        state = GAME.apply(state, action)
+    assert len(spent) >= 8
+    assert all(fewer <= more for fewer, more in spent)
+    assert sum(fewer for fewer, _ in spent) < sum(more for _, more in spent)
+
+
 def test_search_with_pruning_spends_fewer_rollouts_on_clear_decisions() -> None:
     state = GAME.new_game(GAME.make_rules(2, {}), 12)
     legal = GAME.legal_actions(state)
@@ -147,7 +180,7 @@ def test_search_with_pruning_spends_fewer_rollouts_on_clear_decisions() -> None:
     assert bot.rollouts == 4 * 3
 
 
-def test_leaning_hands_keeps_the_observation_and_known_cards() -> None:
+def test_dealt_worlds_keep_the_observation_and_known_cards() -> None:
     state = GAME.new_game(GAME.make_rules(3, {}), 21)
     for _ in range(30):
         state = GAME.apply(state, GAME.legal_actions(state)[0])
@@ -156,19 +189,47 @@ def test_leaning_hands_keeps_the_observation_and_known_cards() -> None:
     known = Knowledge(0, ((), (hidden[0],), ()))
     if hidden[0] not in state.hands[1]:
         known = Knowledge(0, ((), (), (hidden[0],)))
-    world = sample_world(view, known, random.Random(3))
-    moves = [-1, A.HARVEST, A.MARKET]
-    weights = KitchenSearchBot.weights
-    leaned = lean_hands(world, 0, known.known, moves, 1.0, weights, random.Random(4))
-    assert GAME.observation(leaned, 0) == view
-    assert sorted([*leaned.deck, *(c for h in leaned.hands for c in h)]) == sorted(
-        [*world.deck, *(c for h in world.hands for c in h)]
-    )
     holder = 1 if known.known[1] else 2
-    assert hidden[0] in leaned.hands[holder]
-    assert lean_hands(world, 0, known.known, moves, 0.0, weights, random.Random(4)) is world
-    unseen = [-1, -1, -1]
-    assert lean_hands(world, 0, known.known, unseen, 1.0, weights, random.Random(4)) is world
+    weights = KitchenSearchBot.weights
+    for moves in ([-1, A.HARVEST, A.MARKET], [-1, -1, -1]):
+        dealer = Dealer(view, known.known, moves, 1.0, weights)
+        rng = random.Random(4)
+        for _ in range(20):
+            world = dealer.deal(rng)
+            assert GAME.observation(world, 0) == view
+            assert sorted([*world.deck, *(c for h in world.hands for c in h)]) == sorted(
+                [*state.deck, *(c for h in state.hands for c in h)]
+            )
+            assert hidden[0] in world.hands[holder]
+    assert Dealer(view, known.known, [-1, A.HARVEST, A.MARKET], 1.0, weights).odds[1]
+    assert not any(Dealer(view, known.known, [-1, A.HARVEST, A.MARKET], 0.0, weights).odds)
+    assert not any(Dealer(view, known.known, [-1, -1, -1], 1.0, weights).odds)
+
+
+def test_a_playout_on_a_working_copy_plays_the_game_of_frozen_states() -> None:
+    """``rollout`` performs and settles one working copy instead of applying to a frozen
+    state each action: the same actions, the same final state."""
+    weights = KitchenSearchBot.weights
+    for players in (2, 3, 4):
+        for seed in range(4):
+            state = GAME.new_game(GAME.make_rules(players, {"turn_cap": 60}), seed)
+            for step in range(seed * 9):
+                if GAME.is_terminal(state):
+                    break
+                legal = GAME.legal_actions(state)
+                state = GAME.apply(state, legal[step % len(legal)])
+            for epsilon in (0.0, 0.3):
+                ties, again = QuickRandom(seed + 11), QuickRandom(seed + 11)
+                played = rollout(state, state.turn + 12, epsilon, weights, ties)
+                frozen = state
+                while frozen.turn < state.turn + 12 and not GAME.is_terminal(frozen):
+                    legal = GAME.legal_actions(frozen)
+                    if epsilon and again.random() < epsilon:
+                        action = legal[again.randrange(len(legal))]
+                    else:
+                        action = greedy_choice(frozen, frozen.decider, legal, weights, again)
+                    frozen = GAME.apply(frozen, action)
+                assert played == frozen
 
 
 def test_card_class_sorts_cards_by_their_use_to_the_holder() -> None:
@@ -213,18 +274,18 @@ def test_search_remembers_each_opponents_last_action_phase_move() -> None:
 
 
 def _class_share(moves: list[int], trials: int, wanted: str) -> float:
-    """Share of seat 1's re-dealt hand cards of class ``wanted`` for it, after ``moves``."""
+    """Share of seat 1's dealt hand cards of class ``wanted`` for it, after ``moves``."""
     state = GAME.new_game(GAME.make_rules(2, {}), 14)
     view = GAME.observation(state, 0)
     known = Knowledge.empty(view)
     weights = GreedyParams().weights()
     scorer = Scorer(state, 1, weights)
     card_types = state.rules.catalogue.card_types
+    dealer = Dealer(view, known.known, moves, 1.0, weights)
     rng = random.Random(5)
     hits = total = 0
     for _ in range(trials):
-        world = sample_world(view, known, rng)
-        world = lean_hands(world, 0, known.known, moves, 1.0, weights, rng)
+        world = dealer.deal(rng)
         for card in world.hands[1]:
             hits += CARD_CLASSES[card_class(scorer, card_types[card])] == wanted
             total += 1
@@ -259,3 +320,17 @@ def test_hand_odds_command_prints_the_table(capsys: pytest.CaptureFixture[str]) 
     printed = capsys.readouterr().out
     assert printed.startswith("HAND_ODDS: dict[int, tuple[float, ...]] = {")
     assert "    A.HARVEST: (" in printed
+
+
+def test_the_searchs_quick_generator_is_seeded_uniform_and_shuffles() -> None:
+    first, again, other = QuickRandom(2**40 + 7), QuickRandom(2**40 + 7), QuickRandom(8)
+    draws = [first.randrange(6) for _ in range(6000)]
+    assert draws == [again.randrange(6) for _ in range(6000)]
+    assert draws != [other.randrange(6) for _ in range(6000)]
+    assert all(900 < draws.count(face) < 1100 for face in range(6))
+    assert all(0.0 <= first.random() < 1.0 for _ in range(1000))
+    zero = QuickRandom(0)
+    assert len({zero.randrange(1000) for _ in range(100)}) > 90
+    cards = list(range(40))
+    first.shuffle(cards)
+    assert sorted(cards) == list(range(40)) and cards != list(range(40))

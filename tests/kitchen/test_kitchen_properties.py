@@ -16,6 +16,7 @@ from cgsim.errors import IllegalActionError
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen import rules as engine
 from cgsim.games.kitchen.legal import TURN_GENERATORS, has_condition_choice
+from cgsim.games.kitchen.piles import discard_types
 from cgsim.games.kitchen.rules import apply, legal_actions, new_game
 from cgsim.games.kitchen.settings import make_rules
 from cgsim.games.kitchen.state import Phase, State
@@ -124,3 +125,14 @@ def test_an_illegal_action_is_refused_right_after_listing_the_legal_ones() -> No
     illegal = next(a for a in (A.encode(k, 1, 1, 1) for k in range(19)) if a not in legal)
     with pytest.raises(IllegalActionError):
         apply(state, illegal)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 200), max_size=80))
+def test_discard_types_are_the_piles_distinct_types_ascending(cards: list[int]) -> None:
+    """The discard pile's types, found with a bit per type, and remembered by identity."""
+    card_types = make_rules(2, {}).catalogue.card_types
+    pile = tuple(card % len(card_types) for card in cards)
+    expected = sorted({card_types[card] for card in pile})
+    assert discard_types(card_types, pile) == expected
+    assert discard_types(card_types, pile) == expected

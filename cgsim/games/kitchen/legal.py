@@ -227,26 +227,27 @@ def _distinct_type_actions(s: Fields, seat: int, kind: int) -> list[Action]:
     return [base | t << 12 for t in distinct_types(s.rules.catalogue.card_types, s.hands[seat])]
 
 
-def _cleaning_actions(state: State) -> list[Action]:
+def _cleaning_actions(state: Fields) -> list[Action]:
     return _distinct_type_actions(state, state.active, A.CLEAN_DISCARD)
 
 
-def _holiday_discard_actions(state: State) -> list[Action]:
+def _holiday_discard_actions(state: Fields) -> list[Action]:
     return _distinct_type_actions(state, state.sub_seat, A.HOLIDAY_DISCARD)
 
 
-def _bazaar_swap_actions(state: State) -> list[Action]:
+def _bazaar_swap_actions(state: Fields) -> list[Action]:
     hand_types = distinct_types(state.rules.catalogue.card_types, state.hands[state.active])
     return [*swap_actions(state, A.BAZAAR_SWAP, hand_types), A.encode(A.BAZAAR_DONE)]
 
 
-def _sluggard_response_actions(state: State) -> list[Action]:
+def _sluggard_response_actions(state: Fields) -> list[Action]:
     return [A.encode(A.CANCEL_SLUGGARD), A.encode(A.ACCEPT_SLUGGARD)]
 
 
-def generate_legal_actions(state: State) -> list[Action]:
+def generate_legal_actions(state: Fields) -> list[Action]:
     """Every legal action at the current decision point, in a fixed order (a chain of
-    comparisons, not a table of functions: compiled, each branch is a direct call)."""
+    comparisons, not a table of functions: compiled, each branch is a direct call). A
+    playout asks it of its working copy, with no state frozen between its actions."""
     phase = state.phase
     if phase == PHASE_ACTIONS:
         return turn_actions(state)

@@ -179,12 +179,19 @@ def determinize(observation: Observation, rng: random.Random) -> State:
             continue
         hands.append(tuple(sorted(hidden[position : position + count])))
         position += count
-    deck = tuple(hidden[position:])
+    return world_of(observation, tuple(hands), tuple(hidden[position:]), rng.getrandbits(64))
+
+
+def world_of(
+    observation: Observation, hands: tuple[tuple[int, ...], ...], deck: tuple[int, ...], seed: int
+) -> State:
+    """The full state that is the observation with these hands and deck (the seat's own
+    hand among them) and this seed for the world's reshuffles."""
     return State(
         rules=observation.rules,
-        seed=rng.getrandbits(64),
+        seed=seed,
         tasks=observation.tasks,
-        hands=tuple(hands),
+        hands=hands,
         beds=observation.beds,
         market=observation.market,
         deck=deck,

@@ -64,10 +64,21 @@ def market_slots(card_types: Sequence[int], market: Sequence[int]) -> list[int]:
 
 
 def discard_types(card_types: Sequence[int], discard: Sequence[int]) -> list[int]:
-    """Distinct card types of the discard pile, ascending, remembered for the last pile."""
+    """Distinct card types of the discard pile, ascending, remembered for the last pile
+    (a bit per type seen: the pile changes every few actions, and a set of it cost ten
+    times as much)."""
     pile, known_types, types = _DISCARD_TYPES.last
     if pile is not discard or known_types is not card_types:
-        types = sorted(set(map(card_types.__getitem__, discard)))
+        seen = 0
+        for card in discard:
+            seen |= 1 << card_types[card]
+        types = []
+        card_type = 0
+        while seen:
+            if seen & 1:
+                types.append(card_type)
+            seen >>= 1
+            card_type += 1
         _DISCARD_TYPES.last = (discard, card_types, types)
     return types
 

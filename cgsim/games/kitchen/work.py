@@ -1,4 +1,5 @@
-"""The mutable working copy of a state, alive only inside one ``apply`` (or ``new_game``).
+"""The mutable working copy of a state, alive only inside one ``apply`` (or ``new_game``,
+or a search's playout: ``bots.kitchen_policy.rollout``).
 
 It holds the card moves every step uses (take a card of a type from a hand, give one,
 draw with reshuffles, play a special) and appends record events to the log, if any.
@@ -12,7 +13,15 @@ from typing import Any, Final
 
 from cgsim.errors import IllegalActionError
 from cgsim.games.kitchen.cards import SPECIALS, type_name
-from cgsim.games.kitchen.state import MIDDLE, NONE, USED, Phase, State
+from cgsim.games.kitchen.state import (
+    MIDDLE,
+    NONE,
+    PHASE_HOLIDAY_DISCARDS,
+    PHASE_SLUGGARD_RESPONSE,
+    USED,
+    Phase,
+    State,
+)
 
 Event = dict[str, Any]
 
@@ -22,7 +31,8 @@ steps compare phases by identity (an IntEnum's ``==`` takes the slow generic pat
 
 
 class Work:
-    """A mutable copy of a state for the duration of one ``apply``."""
+    """A mutable copy of a state for the duration of one ``apply``, or of a playout that
+    applies many actions in a row and needs no state between them."""
 
     __slots__ = (
         "aborted",
@@ -97,6 +107,13 @@ class Work:
             self.winner,
             self.aborted,
         )
+
+    @property
+    def decider(self) -> int:
+        """The seat that makes the next decision (as ``State.decider``)."""
+        if self.phase is PHASE_SLUGGARD_RESPONSE or self.phase is PHASE_HOLIDAY_DISCARDS:
+            return self.sub_seat
+        return self.active
 
     def emit(self, event: Event) -> None:
         """Append an event to the log, if any (the hottest call sites test ``log`` first

@@ -141,11 +141,12 @@ class Summary:
         self.final_round = False
         self.beehives = [0] * players
         """Per seat, the beehive points it holds so far."""
-        self.totals = self.running()
-        """Per seat, :meth:`running` kept up to date event by event (it is read every turn)."""
+        self.totals = [float(total) for total in self.running()]
+        """Per seat, :meth:`running` kept up to date event by event (it is read every turn),
+        as floats: the drama fold reads floats, and converting its series costs more."""
         self.drama = Drama(self.totals)
         self.movers: list[int] = []
-        self.turn_totals: list[int] = []
+        self.turn_totals: list[float] = []
         self.final_rounds: list[bool] = []
         """Every turn's mover and final-round mark (the current turn's included) and the
         running scores (a value per seat) after every ended turn, handed to the drama fold

@@ -10,6 +10,7 @@ import pytest
 import toygame
 
 from cgsim.games.bot import Bot, NoParams
+from cgsim.games.loop.rows import table_rows
 from cgsim.play.bot_registry import BotSpec, resolve_bot
 from cgsim.play.match import GameSpec, play_game, play_spec
 
@@ -137,9 +138,7 @@ def test_play_spec_uses_the_pool_and_the_bot_seed() -> None:
 
 
 def test_table_rows_lead_with_the_game_and_keep_the_core_on_shared_keys() -> None:
-    from cgsim.play.match import _table_rows
-
-    rows = _table_rows(
+    rows = table_rows(
         [
             {"seat": 1, "size": 3},
             {"seat": None, "kind": "deal"},
@@ -154,6 +153,6 @@ def test_table_rows_lead_with_the_game_and_keep_the_core_on_shared_keys() -> Non
     assert rows[1] == {"game_id": 7, "block": 2, "seat": None, "kind": "deal"}
     assert rows[2] == {"game_id": 7, "block": 2, "seat": 5, "x": 1}
     assert list(rows[2]) == ["game_id", "block", "seat", "x"]
-    assert _table_rows([{"kind": "deal"}], 1, 1, ["a"]) == [
+    assert table_rows([{"kind": "deal"}], 1, 1, ["a"]) == [
         {"game_id": 1, "block": 1, "seat": None, "kind": "deal"}
     ]

@@ -26,7 +26,8 @@ from typing import Any, NamedTuple
 from cgsim.games import loop
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult, GameSummary, Row
-from cgsim.games.loop import BotFault, bot_name, describe, win_shares
+from cgsim.games.loop import BotFault, bot_name, describe
+from cgsim.games.loop.rows import finished_rows, game_row
 from cgsim.games.loop.watch import BotWatch
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.seeds import seat_seed
@@ -163,30 +164,6 @@ def _play(
     return game.result(final), game.summarize(record_data), record_data
 
 
-def _game_row(
-    game: AnyGame, game_id: int, block: int, seed: int, labels: Sequence[str], **values: Any
-) -> Row:
-    return {
-        "game_id": game_id,
-        "block": block,
-        "seed": seed,
-        "game": game.info.id,
-        "engine_version": game.info.version,
-        "players": len(labels),
-        "seats": list(labels),
-        "matchup": "+".join(sorted(set(labels))),
-        **values,
-    }
-
-
-def _extend(core: Row, extra: Row) -> Row:
-    """Core columns first; game-specific ones after, never replacing a core column."""
-    row = {**core, **extra}
-    if len(row) < len(core) + len(extra):  # a shared key: the core's value wins
-        row.update(core)
-    return row
-
-
 def error_outcome(
     game: AnyGame,
     *,
@@ -200,18 +177,20 @@ def error_outcome(
 ) -> GameOutcome:
     """Rows of a game that ended in error: no scores, no winner, the faulty seat last."""
     players = len(labels)
-    row = _game_row(
-        game,
+    row = game_row(
+        game.info,
         game_id,
         block,
         seed,
         labels,
-        turns=None,
-        end=ERROR_END,
-        winners=[],
-        wall_time=wall_time,
-        error=reason,
-        error_seat=seat,
+        {
+            "turns": None,
+            "end": ERROR_END,
+            "winners": [],
+            "wall_time": wall_time,
+            "error": reason,
+            "error_seat": seat,
+        },
     )
     seats = []
     for position, label in enumerate(labels):
@@ -235,25 +214,6 @@ def error_outcome(
     return GameOutcome(row, seats, {}, None, GameError(reason, seat))
 
 
-def _table_rows(rows: Sequence[Row], game_id: int, block: int, labels: Sequence[str]) -> list[Row]:
-    """The rows of a game-specific table, each led by ``game_id, block, seat`` (and the
-    seat's ``bot`` label when the row names a seat); as :func:`_extend`, inlined because a
-    game has a few dozen such rows."""
-    players = len(labels)
-    out: list[Row] = []
-    for row in rows:
-        seat = row.get("seat")
-        lead: Row = {"game_id": game_id, "block": block, "seat": seat}
-        if isinstance(seat, int) and 0 <= seat < players:
-            lead["bot"] = labels[seat]
-        merged = {**lead, **row}
-        # "seat" is shared with the same value; any other shared key: the lead's wins.
-        if len(merged) < len(lead) + len(row) - ("seat" in row):
-            merged.update(lead)
-        out.append(merged)
-    return out
-
-
 def _finished_outcome(
     game: AnyGame,
     game_id: int,
@@ -264,39 +224,10 @@ def _finished_outcome(
     summary: GameSummary,
     wall_time: float,
 ) -> GameOutcome:
-    row = _game_row(
-        game,
-        game_id,
-        block,
-        seed,
-        labels,
-        turns=result.turns,
-        end=result.end,
-        winners=list(result.winners),
-        wall_time=wall_time,
-        error=None,
-        error_seat=None,
+    row, seats, tables = finished_rows(
+        game.info, game_id, block, seed, labels, result, summary, wall_time
     )
-    shares = win_shares(result)
-    seats = []
-    for position, label in enumerate(labels):
-        core = {
-            "game_id": game_id,
-            "block": block,
-            "seat": position,
-            "bot": label,
-            "players": len(labels),
-            "score": float(result.scores[position]),
-            "rank": float(result.ranks[position]),
-            "win_share": shares[position],
-            "end": result.end,
-        }
-        extra = summary.seats[position] if position < len(summary.seats) else {}
-        seats.append(_extend(core, extra))
-    tables = {
-        name: _table_rows(rows, game_id, block, labels) for name, rows in summary.tables.items()
-    }
-    return GameOutcome(_extend(row, summary.game), seats, tables, None, None)
+    return GameOutcome(row, seats, tables, None, None)
 
 
 def play_game(

@@ -94,6 +94,19 @@ _KINDS: Final[dict[str, str]] = {}
 """Each tile id's kind (the id without its copy number), as first seen: the same in every
 game, and a few dozen ids in all."""
 
+_CUBE_COLUMNS: Final[dict[int, list[tuple[str, list[str]]]]] = {}
+"""Per number of cubes, each color's seat columns (``orange_0``, ...): built once, not
+once per seat of every game."""
+
+
+def _cube_columns(cubes: int) -> list[tuple[str, list[str]]]:
+    columns = _CUBE_COLUMNS.get(cubes)
+    if columns is None:
+        columns = _CUBE_COLUMNS[cubes] = [
+            (color, [f"{color}_{cube}" for cube in range(cubes)]) for color in ("orange", "blue")
+        ]
+    return columns
+
 
 class Summary:
     """The statistics fold: fed every turn start and every event of a game, in order."""
@@ -111,31 +124,37 @@ class Summary:
         self.tracks = tracks
         self.solo = solo
         self.printed = printed
-        self.boards = boards
-        """The board side of every seat's beds, as the game goes on."""
+        self.masks = [[self._printed(board) for board in beds] for beds in boards]
+        """The printed cells (a mask) of every seat's beds' board sides, as the game goes on."""
         self.counts: list[list[int]] = [[0] * len(_SEAT_COUNTERS) for _ in range(players)]
-        """Per seat, its counters in the order of ``_SEAT_COUNTERS``."""
+        """Per seat, its counters in the order of ``_SEAT_COUNTERS`` (its turns are
+        counted from ``movers`` when the game ends)."""
         self.positions = [{"orange": [0] * cubes, "blue": [0] * cubes} for _ in range(players)]
+        self.cube_columns = _cube_columns(cubes)
         self.arrived = [[[0, 0], [0, 0]] for _ in range(players)]
         """Per seat and bed index: (owner's turn count when it arrived, tiles placed on it)."""
         self.beds: list[Row] = []
         self.taken: list[Row] = []
-        self.final_round_turns = 0
         self.refills = 0
         self.n = 0
         self.seat = 0
         self.final_round = False
         self.beehives = [0] * players
         """Per seat, the beehive points it holds so far."""
-        self.totals = self.running()
-        """Per seat, :meth:`running` kept up to date event by event (it is read every turn)."""
+        self.totals = [float(total) for total in self.running()]
+        """Per seat, :meth:`running` kept up to date event by event (it is read every turn),
+        as floats: the drama fold reads floats, and converting its series costs more."""
         self.drama = Drama(self.totals)
         self.movers: list[int] = []
-        self.turn_totals: list[int] = []
+        self.turn_totals: list[float] = []
         self.final_rounds: list[bool] = []
-        """Every turn's mover, running scores (a value per seat) and final-round mark,
-        handed to the drama fold at the end."""
-        self.started = False
+        """Every turn's mover and final-round mark (the current turn's included) and the
+        running scores (a value per seat) after every ended turn, handed to the drama fold
+        at the end."""
+
+    def _printed(self, board: tuple[str, str] | None) -> int:
+        """The printed cells of a board side (none for no board)."""
+        return self.printed.get(board, 0) if board else 0
 
     def running(self) -> list[int]:
         """Every seat's running score: its cubes' track values and its beehive."""
@@ -147,18 +166,15 @@ class Summary:
 
     def turn(self, n: int, seat: int, final_round: bool) -> None:
         """A turn starts (the previous one, if any, has ended)."""
-        if self.started:
-            self._turn_ended()
-        self.started = True
+        if self.movers:
+            self.turn_totals.extend(self.totals)
         self.n, self.seat, self.final_round = n, seat, bool(final_round)
-        self.counts[seat][TURNS_TAKEN] += 1
-        if self.final_round:
-            self.final_round_turns += 1
-
-    def _turn_ended(self) -> None:
-        self.movers.append(self.seat)
-        self.turn_totals.extend(self.totals)
+        self.movers.append(seat)
         self.final_rounds.append(self.final_round)
+
+    def turns_of(self, seat: int) -> int:
+        """The turns ``seat`` has begun so far (the current one included)."""
+        return self.movers.count(seat)
 
     def feed(self, event: dict[str, Any]) -> None:
         """One event of a stream with turn markers (as the engine's states carry them)."""
@@ -177,20 +193,21 @@ class Summary:
     def _event(self, code: int, event: dict[str, Any]) -> None:
         seat = self.seat
         mine = self.counts[seat]
-        if code == TAKE_TILE:
+        if code == PASS:
+            mine[PASSES] += 1
+        elif code == TAKE_TILE:
             cells: list[list[int]] = event["cells"]
             bed: int = event["bed"]
             mine[TILES_TAKEN] += 1
             mine[TILE_CELLS] += len(cells)
             self.arrived[seat][bed][1] += 1
-            board = self.boards[seat][bed]
+            printed = self.masks[seat][bed]
             covered = 0
-            if board:
-                printed = self.printed.get(board, 0)
+            if printed:
                 for cell in cells:
                     if printed >> (cell[0] * _SIZE + cell[1]) & 1:
                         covered += 1
-            mine[FEATURES_COVERED] += covered
+                mine[FEATURES_COVERED] += covered
             tile = str(event["tile"])
             kind = _KINDS.get(tile)
             if kind is None:
@@ -217,8 +234,6 @@ class Summary:
             self.refills += 1
             if event["ramble"]:
                 mine[RAMBLES] += 1
-        elif code == PASS:
-            mine[PASSES] += 1
         elif code in (MOVE, PENALTY):
             track = self.tracks[event["color"]]
             if code == PENALTY:
@@ -238,18 +253,20 @@ class Summary:
                     "side": event["side"],
                     "pots": event["pots"],
                     "cloches": event["cloches"],
-                    "turns_to_complete": mine[TURNS_TAKEN] - born,
+                    "turns_to_complete": self.turns_of(seat) - born,
                     "tiles": tiles,
                     "final_round": self.final_round,
                 }
             )
         elif code == CLEANUP:
-            self.arrived[seat][event["bed"]] = [mine[TURNS_TAKEN], 0]
+            self.arrived[seat][event["bed"]] = [self.turns_of(seat), 0]
             new = event["new_board"]
-            self.boards[seat][event["bed"]] = (str(new["board"]), new["side"]) if new else None
+            self.masks[seat][event["bed"]] = (
+                self._printed((str(new["board"]), new["side"])) if new else 0
+            )
         elif code == DISCARD_BED:
             self.counts[event["seat"]][BEDS_DISCARDED] += 1
-            self.boards[event["seat"]][event["bed"]] = None
+            self.masks[event["seat"]][event["bed"]] = 0
         elif code == BEEHIVE:
             self.totals[seat] += event["value"] - self.beehives[seat]
             self.beehives[seat] = event["value"]
@@ -259,19 +276,23 @@ class Summary:
     ) -> GameSummary:
         """The summary, once every event is in (``beehives``: each seat's beehive points;
         ``winners`` and final ``scores`` of a finished game, empty otherwise)."""
-        if self.started:
-            self._turn_ended()
-        self.drama.observe_turns(self.movers, self.turn_totals, self.final_rounds)
+        movers, final_rounds = self.movers, self.final_rounds
+        if movers:
+            self.turn_totals.extend(self.totals)
+        self.drama.observe_turns(movers, self.turn_totals, final_rounds)
         seats: list[Row] = []
         for seat, counts in enumerate(self.counts):
-            row: Row = dict(zip(_SEAT_COUNTERS, counts, strict=True))
+            counts[TURNS_TAKEN] = movers.count(seat)
+            row: Row = {name: counts[i] for i, name in enumerate(_SEAT_COUNTERS)}
             seats.append(row)
-            for color in ("orange", "blue"):
-                for cube, index in enumerate(self.positions[seat][color]):
-                    row[f"{color}_{cube}"] = self.tracks[color][index]
+            positions = self.positions[seat]
+            for color, columns in self.cube_columns:
+                track = self.tracks[color]
+                for column, index in zip(columns, positions[color], strict=True):
+                    row[column] = track[index]
             row["beehives"] = beehives[seat]
         game: Row = {
-            "final_round_turns": self.final_round_turns,
+            "final_round_turns": final_rounds.count(True),
             "refills": self.refills,
             "beds_scored": len(self.beds),
             "solo": self.solo,

@@ -55,22 +55,23 @@ def _members(mask: int) -> int:
     return count
 
 
-def _tops(series: list[float], seats: int, rows: int) -> tuple[list[float], list[int]]:
-    """Every row's top score, and the seats that have it (a mask), in one pass a row."""
+def _tops(series: list[float], seats: int) -> tuple[list[float], list[int]]:
+    """Every row's top score, and the seats that have it (a mask), in one pass."""
     tops: list[float] = []
     leaders: list[int] = []
-    for row in range(rows):
-        at = row * seats
-        top = series[at]
-        mask = 1
-        for seat in range(1, seats):
-            value = series[at + seat]
-            if value > top:
-                top, mask = value, 1 << seat
-            elif value == top:
-                mask |= 1 << seat
-        tops.append(top)
-        leaders.append(mask)
+    top, mask, seat = 0.0, 0, 0
+    for value in series:
+        if seat == 0:
+            top, mask = value, 1
+        elif value > top:
+            top, mask = value, 1 << seat
+        elif value == top:
+            mask |= 1 << seat
+        seat += 1
+        if seat == seats:
+            tops.append(top)
+            leaders.append(mask)
+            seat = 0
     return tops, leaders
 
 
@@ -80,9 +81,10 @@ def _comeback(series: list[float], tops: list[float], seats: int, won: int) -> f
     for winner in range(seats):
         if not won >> winner & 1:
             continue
+        column = series[winner::seats]
         worst = -math.inf
         for row in range(1, len(tops)):
-            gap = tops[row] - series[row * seats + winner]
+            gap = tops[row] - column[row]
             if gap > worst:
                 worst = gap
         if worst < best:
@@ -151,7 +153,7 @@ class Drama:
             series.append(float(scores[at]))
         for score in final:
             series.append(float(score))
-        tops, leaders = _tops(series, seats, turns + 1)
+        tops, leaders = _tops(series, seats)
         out["lead_changes"] = float(_lead_changes(leaders))
         for name, point in zip(_POINT_NAMES, POINTS, strict=True):
             at = leaders[max(1, math.ceil(point * turns))]
@@ -233,23 +235,24 @@ def _ludii(
         previous = leaders[row]
     stability = 0.0
     for seat in range(seats):
+        column = series[seat : turns * seats : seats]
         total = 0.0
-        for row in range(turns):
-            total += series[row * seats + seat] / scale
+        for value in column:
+            total += value / scale
         mean = total / turns
         spread = 0.0
-        for row in range(turns):
-            deviation = series[row * seats + seat] / scale - mean
+        for value in column:
+            deviation = value / scale - mean
             spread += deviation * deviation
         stability += spread / turns
-    winners = _members(won)
+    members = [seat for seat in range(seats) if won >> seat & 1]
+    winners = len(members)
     gaps = 0.0
     for row in range(turns):
         at = row * seats
         top = tops[row] / scale
         gap = 0.0
-        for seat in range(seats):
-            if won >> seat & 1:
-                gap += top - series[at + seat] / scale
+        for seat in members:
+            gap += top - series[at + seat] / scale
         gaps += gap / winners
     return changes / turns, stability, gaps / turns

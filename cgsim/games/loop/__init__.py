@@ -1,14 +1,16 @@
-"""The one game loop (``core``), what it reports of a bot's faults (``faults``) and the
-watch that tells another process which seat's bot code runs (``watch``).
+"""The one game loop (``core``), what it reports of a bot's faults (``faults``), the
+watch that tells another process which seat's bot code runs (``watch``) and a played
+game's result rows (``rows``).
 
-The loop runs once per action of every game, so ``core`` and ``watch`` are compiled with
-mypyc like the engines (``cgsim.games.compiled``), with the same pure-Python fallback.
-``faults`` stays Python: its exception crosses process boundaries in pickles.
+The loop runs once per action of every game and the rows once per game, so ``core``,
+``watch`` and ``rows`` are compiled with mypyc like the engines
+(``cgsim.games.compiled``), with the same pure-Python fallback. ``faults`` stays Python:
+its exception crosses process boundaries in pickles.
 """
 
 from cgsim.games.compiled import guard
 
-COMPILED = ("watch", "core")
+COMPILED = ("watch", "core", "rows")
 
 guard(__name__, COMPILED)
 

@@ -1,12 +1,11 @@
 """Card lookups in hands and piles, shared by legality and ``apply``.
 
-Hands are sorted and a card type's ids form one range, so a type is found by bisection;
+Hands are sorted and a card type's ids form one range, so a type is found by one search;
 identical cards are interchangeable, so a pile is reduced to the first slot of each type.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Sequence
 from typing import Final
 
@@ -16,9 +15,19 @@ from cgsim.games.kitchen.state import MIDDLE
 
 def has_type(catalogue: Catalogue, hand: tuple[int, ...], type_id: int) -> bool:
     """Whether a hand holds a card of the type; hands are sorted and a type's ids form one
-    range, so one bisection answers."""
-    index = bisect_left(hand, catalogue.type_start[type_id])
+    range, so its first card not below the range's start answers."""
+    index = first_at_least(hand, catalogue.type_start[type_id])
     return index < len(hand) and hand[index] < catalogue.type_start[type_id + 1]
+
+
+def first_at_least(hand: tuple[int, ...], card: int) -> int:
+    """Index of a sorted hand's first card not below ``card`` (``bisect_left``): a loop
+    of plain comparisons, since hands hold a few cards and, compiled, the library call
+    cost more than the whole loop."""
+    for index in range(len(hand)):
+        if hand[index] >= card:
+            return index
+    return len(hand)
 
 
 def distinct_types(card_types: tuple[int, ...], hand: tuple[int, ...]) -> list[int]:

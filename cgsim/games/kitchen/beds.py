@@ -6,12 +6,10 @@ and the plants they must add up to.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from cgsim.games.kitchen.cards import Catalogue
 
 
-def bed_plants(catalogue: Catalogue, bed: Sequence[int]) -> int:
+def bed_plants(catalogue: Catalogue, bed: tuple[int, ...]) -> int:
     """Plants on a bed (Weeds carry none)."""
     type_plants = catalogue.type_plants
     card_types = catalogue.card_types
@@ -19,7 +17,7 @@ def bed_plants(catalogue: Catalogue, bed: Sequence[int]) -> int:
 
 
 def can_plant(
-    catalogue: Catalogue, bed: Sequence[int], target: int, slots: int, plants: int
+    catalogue: Catalogue, bed: tuple[int, ...], target: int, slots: int, plants: int
 ) -> bool:
     """The planting rule: after the card, the bed can still be completed exactly."""
     free = slots - len(bed) - 1
@@ -29,7 +27,7 @@ def can_plant(
     return catalogue.min_plants * free <= needed <= catalogue.max_plants * free
 
 
-def bed_full(catalogue: Catalogue, bed: Sequence[int], target: int, slots: int) -> bool:
+def bed_full(catalogue: Catalogue, bed: tuple[int, ...], target: int, slots: int) -> bool:
     """Every slot holds a plant card and the plants add up to the target."""
     if len(bed) != slots:
         return False

@@ -9,7 +9,6 @@ copy (``Work``) provide, so the automatic steps ask the same questions as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Final
 
 from cgsim.games.contract import Action
@@ -17,15 +16,16 @@ from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.beds import can_plant
 from cgsim.games.kitchen.cards import BAZAAR, CROW, HOLIDAY, SPECIALS
 from cgsim.games.kitchen.piles import (
+    LastPile,
     can_use_special,
     discard_types,
     distinct_types,
     first_slots,
     has_type,
+    holds,
     market_slots,
 )
 from cgsim.games.kitchen.state import (
-    MIDDLE,
     NONE,
     PHASE_ACTIONS,
     PHASE_BAZAAR_SWAPS,
@@ -40,27 +40,32 @@ from cgsim.games.kitchen.state import (
 )
 from cgsim.games.kitchen.work import Work
 
-Fields = State | Work
-"""What legality checks read: a state, or the working copy inside ``apply``. A union of
-the two classes, not a protocol: compiled, each read is then a type test and a direct
-field access, where a protocol's went through Python's generic attribute lookup."""
+Fields = Work | State
+"""What legality checks read: the working copy inside ``apply`` or a playout, or a state.
+A union of the two classes, not a protocol: compiled, each read is then a type test and
+a direct field access, where a protocol's went through Python's generic attribute
+lookup. The working copy comes first: the tests run in this order, and playouts ask
+about nothing else."""
 
 
 def condition_actions(s: Fields) -> list[Action]:
     catalogue = s.rules.catalogue
     seat = s.active
     hand = s.hands[seat]
-    found = [A.encode(A.END_CONDITIONS)]
-    if not s.flags & USED_WORKER and has_type(catalogue, hand, catalogue.worker):
-        found.append(A.encode(A.COND_WORKER))
-    if not s.flags & USED_SPECIAL:
+    flags = s.flags
+    found = [A.END_CONDITIONS << 18]
+    if not flags & USED_WORKER and has_type(catalogue, hand, catalogue.worker):
+        found.append(A.COND_WORKER << 18)
+    if not flags & USED_SPECIAL:
+        specials = s.specials
         for special in range(len(SPECIALS)):
-            if can_use_special(s.specials, special, seat):
-                found.append(A.encode(A.COND_SPECIAL, special))
-    if not s.flags & USED_SLUGGARD and has_type(catalogue, hand, catalogue.sluggard):
+            if holds(specials[special], seat):
+                found.append(A.COND_SPECIAL << 18 | special << 12)
+    if not flags & USED_SLUGGARD and has_type(catalogue, hand, catalogue.sluggard):
+        sluggards = s.sluggards
         for target in range(s.rules.players):
-            if target != seat and s.sluggards[target] == NONE:
-                found.append(A.encode(A.COND_SLUGGARD, target))
+            if target != seat and sluggards[target] == NONE:
+                found.append(A.COND_SLUGGARD << 18 | target << 12)
     return found
 
 
@@ -71,7 +76,7 @@ def has_condition_choice(s: Fields) -> bool:
     flags = s.flags
     if not flags & USED_SPECIAL:
         for holders in s.specials:
-            if seat in holders or MIDDLE in holders:
+            if holds(holders, seat):
                 return True
     catalogue = s.rules.catalogue
     hand = s.hands[seat]
@@ -83,7 +88,7 @@ def has_condition_choice(s: Fields) -> bool:
     return False
 
 
-def swap_actions(s: Fields, kind: int, hand_types: Sequence[int]) -> list[Action]:
+def swap_actions(s: Fields, kind: int, hand_types: list[int]) -> list[Action]:
     card_types = s.rules.catalogue.card_types
     market = s.market
     slots = market_slots(card_types, market)
@@ -96,11 +101,11 @@ def swap_actions(s: Fields, kind: int, hand_types: Sequence[int]) -> list[Action
     ]
 
 
-def _harvest_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
+def _harvest_actions(s: Fields, hand_types: list[int]) -> list[Action]:
     return [A.HARVEST << 18] if s.deck or s.discard else []
 
 
-def _plant_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
+def _plant_actions(s: Fields, hand_types: list[int]) -> list[Action]:
     catalogue = s.rules.catalogue
     type_crop = catalogue.type_crop
     type_plants = catalogue.type_plants
@@ -117,7 +122,7 @@ def _plant_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
     return found
 
 
-def _weed_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
+def _weed_actions(s: Fields, hand_types: list[int]) -> list[Action]:
     catalogue = s.rules.catalogue
     seat = s.active
     if catalogue.weed not in hand_types:
@@ -133,7 +138,7 @@ def _weed_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
     return found
 
 
-def _weeding_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
+def _weeding_actions(s: Fields, hand_types: list[int]) -> list[Action]:
     catalogue = s.rules.catalogue
     card_types = catalogue.card_types
     seat = s.active
@@ -146,26 +151,39 @@ def _weeding_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
     ]
 
 
-def _market_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
+def _market_actions(s: Fields, hand_types: list[int]) -> list[Action]:
     return swap_actions(s, A.MARKET, hand_types)
 
 
-def _bazaar_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
+def _bazaar_actions(s: Fields, hand_types: list[int]) -> list[Action]:
     return [A.BAZAAR << 18] if can_use_special(s.specials, BAZAAR, s.active) else []
 
 
-def _holiday_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
+def _holiday_actions(s: Fields, hand_types: list[int]) -> list[Action]:
     return [A.HOLIDAY << 18] if can_use_special(s.specials, HOLIDAY, s.active) else []
 
 
-def _crow_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
+def _crow_actions(s: Fields, hand_types: list[int]) -> list[Action]:
     if not can_use_special(s.specials, CROW, s.active):
         return []
-    card_types = s.rules.catalogue.card_types
-    return [A.CROW << 18 | t << 12 for t in discard_types(card_types, s.discard)]
+    return list(crow_actions(s.rules.catalogue.card_types, s.discard))
 
 
-def _steal_actions(s: Fields, hand_types: Sequence[int]) -> list[Action]:
+_CROW_ACTIONS: Final = LastPile()
+
+
+def crow_actions(card_types: tuple[int, ...], discard: tuple[int, ...]) -> list[Action]:
+    """The Crow's actions for a discard pile (one per type in it), remembered for the
+    last pile: never mutated by its users, it saves building the action ints again
+    while the pile stays the same."""
+    pile, known_types, actions = _CROW_ACTIONS.last
+    if pile is not discard or known_types is not card_types:
+        actions = [A.CROW << 18 | t << 12 for t in discard_types(card_types, discard)]
+        _CROW_ACTIONS.last = (discard, card_types, actions)
+    return actions
+
+
+def _steal_actions(s: Fields, hand_types: list[int]) -> list[Action]:
     catalogue = s.rules.catalogue
     card_types = catalogue.card_types
     seat = s.active
@@ -211,12 +229,12 @@ def turn_actions(s: Fields) -> list[Action]:
         found += _weeding_actions(s, hand_types)
     found += swap_actions(s, A.MARKET, hand_types)
     specials = s.specials
-    if seat in specials[BAZAAR] or MIDDLE in specials[BAZAAR]:
+    if holds(specials[BAZAAR], seat):
         found.append(A.BAZAAR << 18)
-    if seat in specials[HOLIDAY] or MIDDLE in specials[HOLIDAY]:
+    if holds(specials[HOLIDAY], seat):
         found.append(A.HOLIDAY << 18)
-    if seat in specials[CROW] or MIDDLE in specials[CROW]:
-        found += _crow_actions(s, hand_types)
+    if holds(specials[CROW], seat):
+        found += crow_actions(catalogue.card_types, s.discard)
         if catalogue.sluggard in hand_types:
             found += _steal_actions(s, hand_types)
     return found

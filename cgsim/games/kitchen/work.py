@@ -8,11 +8,11 @@ draw with reshuffles, play a special) and appends record events to the log, if a
 from __future__ import annotations
 
 import random
-from bisect import bisect_left
 from typing import Any, Final
 
 from cgsim.errors import IllegalActionError
 from cgsim.games.kitchen.cards import SPECIALS, type_name
+from cgsim.games.kitchen.piles import first_at_least
 from cgsim.games.kitchen.state import (
     MIDDLE,
     NONE,
@@ -130,7 +130,7 @@ class Work:
         """Remove the lowest-id card of a type from a (sorted) hand."""
         type_start = self.rules.catalogue.type_start
         hand = self.hands[seat]
-        index = bisect_left(hand, type_start[type_id])
+        index = first_at_least(hand, type_start[type_id])
         if index < len(hand) and hand[index] < type_start[type_id + 1]:
             self.hands[seat] = hand[:index] + hand[index + 1 :]
             return hand[index]
@@ -138,7 +138,7 @@ class Work:
 
     def give(self, seat: int, card: int) -> None:
         hand = self.hands[seat]
-        index = bisect_left(hand, card)
+        index = first_at_least(hand, card)
         self.hands[seat] = (*hand[:index], card, *hand[index:])
 
     def draw(self) -> int:

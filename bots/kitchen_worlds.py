@@ -1,8 +1,8 @@
 """``kitchen-search``'s hot loop, compiled with mypyc: dealing the sampled worlds
 (``Dealer``: the known cards kept, the opponents' hands leaned by ``HAND_ODDS``) and
-playing every candidate in every world (``search``). Draws go through
-``cgsim.games.draws.exact``, not ``random``'s Python code card by card: the same draws
-either way, so the compiled and pure-Python searches play the same moves."""
+playing every candidate in every world (``search``). The cards are drawn by the search's
+own generator (``QuickRandom``), seeded from the decision's: plain integer arithmetic, so
+the compiled and pure-Python searches deal the same worlds and play the same moves."""
 
 from __future__ import annotations
 

@@ -214,22 +214,6 @@ def error_outcome(
     return GameOutcome(row, seats, {}, None, GameError(reason, seat))
 
 
-def _finished_outcome(
-    game: AnyGame,
-    game_id: int,
-    block: int,
-    seed: int,
-    labels: Sequence[str],
-    result: GameResult,
-    summary: GameSummary,
-    wall_time: float,
-) -> GameOutcome:
-    row, seats, tables = finished_rows(
-        game.info, game_id, block, seed, labels, result, summary, wall_time
-    )
-    return GameOutcome(row, seats, tables, None, None)
-
-
 def play_game(
     game: AnyGame,
     rules: Any,
@@ -270,9 +254,10 @@ def play_game(
         result, summary, record_data = _play(
             game, rules, seed, bots, referee, seat_seeds, max_actions, record, watch
         )
-        outcome = _finished_outcome(
-            game, game_id, block, seed, labels, result, summary, time.perf_counter() - start
+        row, seats, tables = finished_rows(
+            game.info, game_id, block, seed, labels, result, summary, time.perf_counter() - start
         )
+        outcome = GameOutcome(row, seats, tables, None, None)
     except BotFault as fault:
         reason, seat = fault.reason, fault.seat
     except Exception as error:

@@ -24,12 +24,14 @@ from bots.kitchen_worlds import (
     lead_stats,
     preferred,
 )
+from cgsim.errors import ConfigError
 from cgsim.games.bot import Bot
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.game import GAME
 from cgsim.games.kitchen.knowledge import Knowledge
 from cgsim.games.kitchen.rules import can_plant
 from cgsim.games.kitchen.state import Phase, State
+from cgsim.play.bot_registry import resolve_bot
 from cgsim.reporting.stats import wilson_interval
 from cgsim.studies.strength import play
 
@@ -76,6 +78,9 @@ def test_params_are_validated() -> None:
         GreedyParams(unknown=1)  # type: ignore[call-arg]
     with pytest.raises(ValidationError):
         SearchParams(worlds=0)
+    for spec in ("kitchen-search:accept=-1", "kitchen-search:slack=-0.5"):
+        with pytest.raises(ConfigError, match=spec.split(":")[1].split("=")[0]):
+            resolve_bot(spec, "kitchen-garden")
     assert KitchenSearchBot.games == ("kitchen-garden",)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -16,10 +17,10 @@ from cgsim.errors import IllegalActionError
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen import rules as engine
 from cgsim.games.kitchen.legal import TURN_GENERATORS, has_condition_choice
-from cgsim.games.kitchen.piles import discard_types
+from cgsim.games.kitchen.piles import discard_types, first_at_least, holds
 from cgsim.games.kitchen.rules import apply, legal_actions, new_game
 from cgsim.games.kitchen.settings import make_rules
-from cgsim.games.kitchen.state import Phase, State
+from cgsim.games.kitchen.state import MIDDLE, Phase, State
 
 games = st.tuples(st.integers(2, 4), st.integers(0, 2**32), st.integers(0, 2**32))
 
@@ -135,4 +136,16 @@ def test_discard_types_are_the_piles_distinct_types_ascending(cards: list[int]) 
     pile = tuple(card % len(card_types) for card in cards)
     expected = sorted({card_types[card] for card in pile})
     assert discard_types(card_types, pile) == expected
-    assert discard_types(card_types, pile) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 80), max_size=12), st.integers(-1, 82))
+def test_a_cards_place_in_a_hand_is_where_bisection_puts_it(cards: list[int], card: int) -> None:
+    hand = tuple(sorted(cards))
+    assert first_at_least(hand, card) == bisect_left(hand, card)
+
+
+@given(st.lists(st.integers(-2, 3), max_size=4), st.integers(0, 3))
+def test_a_special_is_held_by_its_seat_or_lies_in_the_middle(holders: list[int], seat: int) -> None:
+    copies = tuple(holders)
+    assert holds(copies, seat) == (seat in copies or MIDDLE in copies)

@@ -70,7 +70,6 @@ class LastPile:
 
 
 _MARKET_SLOTS: Final = LastPile()
-_DISCARD_TYPES: Final = LastPile()
 
 
 def market_slots(card_types: tuple[int, ...], market: tuple[int, ...]) -> list[int]:
@@ -83,22 +82,19 @@ def market_slots(card_types: tuple[int, ...], market: tuple[int, ...]) -> list[i
 
 
 def discard_types(card_types: tuple[int, ...], discard: tuple[int, ...]) -> list[int]:
-    """Distinct card types of the discard pile, ascending, remembered for the last pile
-    (a bit per type seen: the pile changes every few actions, and a set of it cost ten
-    times as much)."""
-    pile, known_types, types = _DISCARD_TYPES.last
-    if pile is not discard or known_types is not card_types:
-        seen = 0
-        for card in discard:
-            seen |= 1 << card_types[card]
-        types = []
-        card_type = 0
-        while seen:
-            if seen & 1:
-                types.append(card_type)
-            seen >>= 1
-            card_type += 1
-        _DISCARD_TYPES.last = (discard, card_types, types)
+    """Distinct card types of the discard pile, ascending (a bit per type seen: a set of
+    the pile cost ten times as much). Its one caller, the Crow's actions, remembers its
+    answer for the last pile."""
+    seen = 0
+    for card in discard:
+        seen |= 1 << card_types[card]
+    types: list[int] = []
+    card_type = 0
+    while seen:
+        if seen & 1:
+            types.append(card_type)
+        seen >>= 1
+        card_type += 1
     return types
 
 

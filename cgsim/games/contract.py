@@ -407,8 +407,9 @@ class Tally(Protocol):
 
     def step(self, before: Any, action: Action, after: Any) -> None: ...
 
-    def finish(self, final: Any) -> GameSummary:
-        """The summary of the game, equal to ``summarize`` of its record."""
+    def finish(self, final: Any, result: GameResult) -> GameSummary:
+        """The summary of the game, equal to ``summarize`` of its record (``result``:
+        ``Game.result`` of ``final``, which the caller has already worked out)."""
         ...
 
 
@@ -423,7 +424,7 @@ class RecordTally:
     def step(self, before: Any, action: Action, after: Any) -> None:
         self.recorder.step(before, action, after)
 
-    def finish(self, final: Any) -> GameSummary:
+    def finish(self, final: Any, result: GameResult) -> GameSummary:
         return self.game.summarize(self.recorder.finish(final))
 
 

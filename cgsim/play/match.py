@@ -156,7 +156,8 @@ def _play(
     if not record:
         tally = game.tally(rules, state)
         final = play(tally.step)
-        return game.result(final), tally.finish(final), None
+        result = game.result(final)
+        return result, tally.finish(final, result), None
     seat_data = [{"bot": spec.name, "params": spec.params_dict()} for spec in specs]
     recorder = game.recorder(rules, seed, seat_data, state)
     final = play(recorder.step)

@@ -113,8 +113,10 @@ class LegalActions(Sequence[int]):
 
     __slots__ = ("_length", "_segments")
 
-    def __init__(self, segments: Sequence[tuple[int, Sequence[int]]]) -> None:
-        self._segments = [(base, lows) for base, lows in segments if lows]
+    def __init__(self, segments: Sequence[tuple[int, tuple[int, ...]]]) -> None:
+        self._segments: list[tuple[int, tuple[int, ...]]] = [
+            (base, lows) for base, lows in segments if lows
+        ]
         self._length = sum(len(lows) for _, lows in self._segments)
 
     def __len__(self) -> int:
@@ -148,7 +150,14 @@ class LegalActions(Sequence[int]):
         if not isinstance(action, int):
             return False
         base, low = action & ~INDEX_MASK, action & INDEX_MASK
-        return any(b == base and low in lows for b, lows in self._segments)
+        # Plain loops over typed tuples: compiled, each test is a machine comparison (the
+        # match loop checks every bot's answer here).
+        for segment_base, lows in self._segments:
+            if segment_base == base:
+                for candidate in lows:
+                    if candidate == low:
+                        return True
+        return False
 
     def __repr__(self) -> str:
         return f"LegalActions({len(self)} actions)"

@@ -12,10 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from cgsim.games.contract import GameSummary, Row
+from cgsim.games.contract import GameResult, GameSummary, Row
 from cgsim.games.cottage.components import Printed, printed_cells
 from cgsim.games.cottage.record import TURN_MARKER
-from cgsim.games.cottage.scoring import result_of
 from cgsim.games.cottage.state import PHASE_OVER, SIDE_NAMES, Event, Rules, State
 from cgsim.games.drama import Drama
 
@@ -356,12 +355,11 @@ class CottageTally:
         state: State = after
         self._take(state.events)
 
-    def finish(self, final: Any) -> GameSummary:
+    def finish(self, final: Any, result: GameResult) -> GameSummary:
         state: State = final
         over = state.phase == PHASE_OVER
-        outcome = result_of(state) if over else None
         return self.summary.finish(
             [p.beehive if over else 0 for p in state.players],
-            outcome.winners if outcome else (),
-            outcome.scores if outcome else (),
+            result.winners if over else (),
+            result.scores if over else (),
         )

@@ -185,11 +185,13 @@ class Drama:
         """1 when a final-round turn of the sole last-placed seat changed the sole leader
         among the other seats; null below three seats or with a shared last place."""
         seats = self.seats
+        if seats < 3:
+            return None
         turns = len(self.movers)
         at_final = turns * seats
         bottom = min(series[at_final : at_final + seats])
         last = [seat for seat in range(seats) if series[at_final + seat] == bottom]
-        if seats < 3 or len(last) != 1:
+        if len(last) != 1:
             return None
         loser = last[0]
         for turn in range(first_final, turns):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cgsim.games.contract import GameSummary
+from cgsim.games.contract import GameResult, GameSummary
 from cgsim.games.drama import Drama
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.cards import Catalogue
@@ -248,7 +248,7 @@ class KitchenTally:
         self.counts.event("sluggard_accept", seat, turn, seat)
         self.accepted[seat] += 1
 
-    def finish(self, final: Any) -> GameSummary:
+    def finish(self, final: Any, result: GameResult) -> GameSummary:
         state: State = final
         counts = self.counts
         counts.turn_ended(state.active, self._plants(state))

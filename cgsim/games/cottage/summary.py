@@ -279,9 +279,18 @@ class Summary:
         if movers:
             self.turn_totals.extend(self.totals)
         self.drama.observe_turns(movers, self.turn_totals, final_rounds)
+        # Counted in one pass each (compiled: machine ints, where list.count compares
+        # objects); `x = x + 1`, as an augmented item assignment compiles to a generic add.
+        turns = [0] * self.players
+        for mover in movers:
+            turns[mover] = turns[mover] + 1
+        final_round_turns = 0
+        for marked in final_rounds:
+            if marked:
+                final_round_turns += 1
         seats: list[Row] = []
         for seat, counts in enumerate(self.counts):
-            counts[TURNS_TAKEN] = movers.count(seat)
+            counts[TURNS_TAKEN] = turns[seat]
             row: Row = {name: counts[i] for i, name in enumerate(_SEAT_COUNTERS)}
             seats.append(row)
             positions = self.positions[seat]
@@ -291,7 +300,7 @@ class Summary:
                     row[column] = track[index]
             row["beehives"] = beehives[seat]
         game: Row = {
-            "final_round_turns": final_rounds.count(True),
+            "final_round_turns": final_round_turns,
             "refills": self.refills,
             "beds_scored": len(self.beds),
             "solo": self.solo,

@@ -44,6 +44,8 @@ DRAMA_COLUMNS = (
 """The per-game drama columns every game adds to its ``games`` table (null where a game
 has no winner or a single seat)."""
 DRAMA_NAMES = tuple(column.name for column in DRAMA_COLUMNS)
+_NO_COLUMNS: Final[dict[str, float | None]] = dict.fromkeys(DRAMA_NAMES)
+"""Every column null: a game's columns start as a copy."""
 
 
 def _members(mask: int) -> int:
@@ -115,23 +117,24 @@ class Drama:
         self.start: list[float] = [float(score) for score in start]
         """Every seat's score before the first turn."""
         self.scores: list[float] = []
-        """Every seat's running score after each turn, ``seats`` values a turn, as given
-        (ints or floats: they are read as floats, and every column is made a float)."""
+        """Every seat's running score after each turn, ``seats`` values a turn, as floats
+        (every column is a float)."""
         self.movers: list[int] = []
         self.final_round: list[bool] = []
 
     def observe(self, mover: int, scores: Sequence[float], final_round: bool = False) -> None:
         """The turn of ``mover`` has ended with these running scores."""
         self.movers.append(mover)
-        self.scores.extend(scores)
+        self.scores.extend([float(score) for score in scores])
         self.final_round.append(final_round)
 
     def observe_turns(
         self, movers: Sequence[int], scores: Sequence[float], final_round: Sequence[bool]
     ) -> None:
-        """Many turns at once, as :meth:`observe` one by one (``scores``: ``seats`` values a
-        turn). A game's summary keeps its own series as it goes and hands it over here in
-        one call: a call into this module from a game's costs more than a list append."""
+        """Many turns at once, as :meth:`observe` one by one (``scores``: ``seats`` floats
+        a turn, taken as they are). A game's summary keeps its own series as it goes and
+        hands it over here in one call: a call into this module from a game's costs more
+        than a list append."""
         self.movers.extend(movers)
         self.scores.extend(scores)
         self.final_round.extend(final_round)
@@ -139,18 +142,16 @@ class Drama:
     def columns(self, winners: Sequence[int], final: Sequence[float]) -> dict[str, float | None]:
         """The per-game columns; the last observation takes the final scores (end-of-game
         scoring included). All null for a single seat, no turn or no winner."""
-        out: dict[str, float | None] = dict.fromkeys(DRAMA_NAMES)
+        out = _NO_COLUMNS.copy()
         seats, turns = self.seats, len(self.movers)
         won = 0
         for winner in winners:
             won |= 1 << winner
         if seats < 2 or turns == 0 or won == 0:
             return out
-        # The series: the start row, then every turn's row, the last one final.
-        series = list(self.start)
-        scores = self.scores
-        for at in range((turns - 1) * seats):
-            series.append(float(scores[at]))
+        # The series: the start row, then every turn's row, the last one final (joined as
+        # lists: the floats are shared, not unboxed and boxed again one by one).
+        series = self.start + self.scores[: (turns - 1) * seats]
         for score in final:
             series.append(float(score))
         tops, leaders = _tops(series, seats)

@@ -90,7 +90,7 @@ class Counts:
         self.drama = Drama(plants)
         """The running score of the drama columns: each seat's plants in its beds."""
         self.movers: list[int] = []
-        self.turn_plants: list[int] = []
+        self.turn_plants: list[float] = []
         """Every turn's mover and every seat's plants after it, handed to the drama fold
         at the end."""
         self.seats: list[dict[str, Any]] = [dict.fromkeys(SEAT_COUNTERS, 0) for _ in range(players)]
@@ -128,7 +128,8 @@ class Counts:
     def turn_ended(self, seat: int, plants: list[int]) -> None:
         """The turn of ``seat`` has ended with every seat's plants as given."""
         self.movers.append(seat)
-        self.turn_plants.extend(plants)
+        for count in plants:
+            self.turn_plants.append(float(count))
 
     def finish(self, result: Mapping[str, Any], tasks: list[str]) -> GameSummary:
         """Game columns, one row of seat columns per seat; no extra tables."""

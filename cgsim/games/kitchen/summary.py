@@ -12,7 +12,7 @@ within the last ``2 * players`` turns of a game that someone won.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from cgsim.games.contract import GameResult, GameSummary
 from cgsim.games.drama import Drama
@@ -44,18 +44,42 @@ GAME_COUNTERS = (
     "holidays",
     "reshuffles",
 )
-_SPECIAL_EVENTS = {"cond_special", "bazaar", "holiday", "crow", "steal"}
-_GAME_EVENT_COUNTERS = {
-    "sluggard": "sluggards_played",
-    "sluggard_cancel": "sluggards_cancelled",
-    "weed": "weeds_played",
-    "weeding": "weedings",
-    "steal": "steals",
-    "crow": "crows",
-    "bazaar": "bazaars",
-    "holiday": "holidays",
-    "reshuffle": "reshuffles",
+NO_COUNTER: Final = -1
+
+
+def _plan(
+    game: str | None = None, actor: str | None = None, seat: str | None = None, attack: bool = False
+) -> tuple[int, int, int, bool]:
+    """What one event of a kind counts: a game counter, a counter of the turn's actor and
+    one of the event's own seat (each an index, or NO_COUNTER), and whether it is an
+    attack on that seat."""
+    return (
+        GAME_COUNTERS.index(game) if game else NO_COUNTER,
+        SEAT_COUNTERS.index(actor) if actor else NO_COUNTER,
+        SEAT_COUNTERS.index(seat) if seat else NO_COUNTER,
+        attack,
+    )
+
+
+_PLANS: Final[dict[str, tuple[int, int, int, bool]]] = {
+    "weed": _plan("weeds_played", "weeds_played", "weeds_received", attack=True),
+    "sluggard": _plan("sluggards_played", "sluggards_played"),
+    "sluggard_accept": _plan(attack=True),
+    "sluggard_cancel": _plan("sluggards_cancelled", seat="workers_used"),
+    "skip": _plan(seat="sluggard_turns_lost"),
+    "cond_worker": _plan(actor="workers_used"),
+    "weeding": _plan("weedings", "workers_used"),
+    "harvest": _plan(actor="harvests"),
+    "market": _plan(actor="market_swaps"),
+    "cond_special": _plan(actor="specials_used"),
+    "bazaar": _plan("bazaars", "specials_used"),
+    "holiday": _plan("holidays", "specials_used"),
+    "crow": _plan("crows", "specials_used"),
+    "steal": _plan("steals", "specials_used"),
+    "reshuffle": _plan("reshuffles"),
 }
+"""Every counted kind of event, and what it counts (a special card played counts as a
+special used by the actor); any other kind counts nothing."""
 _ACTION_EVENTS = {
     A.COND_WORKER: "cond_worker",
     A.COND_SPECIAL: "cond_special",
@@ -93,37 +117,31 @@ class Counts:
         self.turn_plants: list[float] = []
         """Every turn's mover and every seat's plants after it, handed to the drama fold
         at the end."""
-        self.seats: list[dict[str, Any]] = [dict.fromkeys(SEAT_COUNTERS, 0) for _ in range(players)]
-        self.game: dict[str, Any] = dict.fromkeys(GAME_COUNTERS, 0)
+        self.seats: list[list[int]] = [[0] * len(SEAT_COUNTERS) for _ in range(players)]
+        """Per seat, its counters in the order of ``SEAT_COUNTERS``."""
+        self.game: list[int] = [0] * len(GAME_COUNTERS)
+        """The game's counters in the order of ``GAME_COUNTERS``."""
         self.attacks: list[tuple[int, int]] = []
         """(turn, seat) of every Weed placed on a seat and every Sluggard a seat accepted."""
 
     def event(self, kind: str, actor: int, turn: int, seat: int = NONE) -> None:
         """A counted event of ``kind`` in ``actor``'s turn ``turn``; ``seat`` is the
         event's own seat (a Weed's target, the seat that accepts, cancels or skips)."""
-        counter = _GAME_EVENT_COUNTERS.get(kind)
-        if counter is not None:
-            self.game[counter] += 1
-        if kind in _SPECIAL_EVENTS:
-            self.seats[actor]["specials_used"] += 1
-        if kind == "weed":
-            self.seats[actor]["weeds_played"] += 1
-            self.seats[seat]["weeds_received"] += 1
+        plan = _PLANS.get(kind)
+        if plan is None:
+            return
+        game, mine, theirs, attack = plan
+        # `x = x + 1`: compiled, an augmented item assignment is a generic add.
+        if game != NO_COUNTER:
+            self.game[game] = self.game[game] + 1
+        if mine != NO_COUNTER:
+            counts = self.seats[actor]
+            counts[mine] = counts[mine] + 1
+        if theirs != NO_COUNTER:
+            counts = self.seats[seat]
+            counts[theirs] = counts[theirs] + 1
+        if attack:
             self.attacks.append((turn, seat))
-        elif kind == "sluggard":
-            self.seats[actor]["sluggards_played"] += 1
-        elif kind == "sluggard_accept":
-            self.attacks.append((turn, seat))
-        elif kind == "skip":
-            self.seats[seat]["sluggard_turns_lost"] += 1
-        elif kind in ("cond_worker", "weeding"):
-            self.seats[actor]["workers_used"] += 1
-        elif kind == "sluggard_cancel":
-            self.seats[seat]["workers_used"] += 1
-        elif kind == "harvest":
-            self.seats[actor]["harvests"] += 1
-        elif kind == "market":
-            self.seats[actor]["market_swaps"] += 1
 
     def turn_ended(self, seat: int, plants: list[int]) -> None:
         """The turn of ``seat`` has ended with every seat's plants as given."""
@@ -133,7 +151,10 @@ class Counts:
 
     def finish(self, result: Mapping[str, Any], tasks: list[str]) -> GameSummary:
         """Game columns, one row of seat columns per seat; no extra tables."""
-        game, seats = self.game, self.seats
+        game: dict[str, Any] = dict(zip(GAME_COUNTERS, self.game, strict=True))
+        seats: list[dict[str, Any]] = [
+            dict(zip(SEAT_COUNTERS, counts, strict=True)) for counts in self.seats
+        ]
         runner_up = _runner_up(result)
         window_start = int(result.get("turns", 0)) - 2 * self.players
         winners = list(result.get("winners", []))

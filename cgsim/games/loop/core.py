@@ -74,6 +74,22 @@ class DecisionTimer:
         return action
 
 
+def _among(action: Any, legal: Sequence[Action]) -> bool:
+    """Whether ``action`` is one of the legal actions.
+
+    A bot nearly always hands back one of the very objects it was offered, so a list is
+    first searched by identity (a pointer comparison per element, where ``in`` compares
+    values: an int comparison each, or the bot's own ``__eq__``); a game's own sequence
+    type answers ``in`` its own way (Cottage Garden's without building its actions).
+    """
+    if type(legal) is list:
+        offered: list[Any] = legal
+        for candidate in offered:
+            if candidate is action:
+                return True
+    return action in legal
+
+
 def _start(game: AnyGame, state: Any, bots: list[Bot], watch: BotWatch | None) -> None:
     """Tell every bot of the new game (its seat and what it sees)."""
     for seat, bot in enumerate(bots):
@@ -169,7 +185,7 @@ def play(
                 raise
             except (Exception, SystemExit) as error:
                 raise BotFault(seat, describe(error), bot_name(bot)) from error
-            if action not in legal:  # may run the bot's code (its action's __eq__)
+            if not _among(action, legal):  # may run the bot's code (its action's __eq__)
                 reason = f"illegal action {action!r} (not among the legal actions)"
                 raise BotFault(seat, reason, bot_name(bot))
             if watch is not None:

@@ -9,11 +9,14 @@ from typing import Any, ClassVar
 
 import pytest
 import toygame
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cgsim.games import loop
 from cgsim.games.bot import Bot
 from cgsim.games.contract import GameResult
 from cgsim.games.loop import BotFault, DecisionTimer, win_shares
+from cgsim.games.loop.core import _among
 from cgsim.play.bot_registry import resolve_bot
 from cgsim.play.match import play_game
 from cgsim.studies import strength
@@ -207,3 +210,17 @@ def test_the_watch_tells_the_running_seat_and_writes_shared_cells_only_when_give
     shared.check = checked.append
     shared.leave()
     assert checked == [1] and read(cells).seat is None
+
+
+@given(st.lists(st.integers(-(1 << 40), 1 << 40), max_size=30), st.integers(-(1 << 40), 1 << 40))
+def test_the_legality_check_answers_as_in_whether_or_not_the_object_was_offered(
+    legal: list[int], other: int
+) -> None:
+    # A bot's answer is looked for by identity first: an equal int built anew (another
+    # object), an offered one and one never offered are all judged as `in` judges them.
+    for answer in [*legal[:3], other]:
+        rebuilt = int(str(answer))
+        assert _among(answer, legal) == (answer in legal)
+        assert _among(rebuilt, legal) == (rebuilt in legal)
+        assert _among(rebuilt, tuple(legal)) == (rebuilt in legal)
+    assert not _among(str(other), legal)

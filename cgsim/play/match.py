@@ -27,7 +27,7 @@ from cgsim.games import loop
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult, GameSummary, Row
 from cgsim.games.loop import BotFault, bot_name, describe
-from cgsim.games.loop.rows import finished_rows, game_row
+from cgsim.games.loop.rows import finished_rows, game_row, seat_row
 from cgsim.games.loop.watch import BotWatch
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.seeds import seat_seed
@@ -179,39 +179,15 @@ def error_outcome(
     """Rows of a game that ended in error: no scores, no winner, the faulty seat last."""
     players = len(labels)
     row = game_row(
-        game.info,
-        game_id,
-        block,
-        seed,
-        labels,
-        {
-            "turns": None,
-            "end": ERROR_END,
-            "winners": [],
-            "wall_time": wall_time,
-            "error": reason,
-            "error_seat": seat,
-        },
+        game.info, game_id, block, seed, labels, (None, ERROR_END, [], wall_time, reason, seat)
     )
     seats = []
-    for position, label in enumerate(labels):
+    for position in range(players):
         if seat is None:
             rank = (players + 1) / 2
         else:
             rank = float(players) if position == seat else players / 2
-        seats.append(
-            {
-                "game_id": game_id,
-                "block": block,
-                "seat": position,
-                "bot": label,
-                "players": players,
-                "score": 0.0,
-                "rank": rank,
-                "win_share": 0.0,
-                "end": ERROR_END,
-            }
-        )
+        seats.append(seat_row(game_id, block, position, labels, (0.0, rank, 0.0, ERROR_END)))
     return GameOutcome(row, seats, {}, None, GameError(reason, seat))
 
 

@@ -126,8 +126,7 @@ class Summary:
         self.masks = [[self._printed(board) for board in beds] for beds in boards]
         """The printed cells (a mask) of every seat's beds' board sides, as the game goes on."""
         self.counts: list[list[int]] = [[0] * len(_SEAT_COUNTERS) for _ in range(players)]
-        """Per seat, its counters in the order of ``_SEAT_COUNTERS`` (its turns are
-        counted from ``movers`` when the game ends)."""
+        """Per seat, its counters in the order of ``_SEAT_COUNTERS``."""
         self.positions = [{"orange": [0] * cubes, "blue": [0] * cubes} for _ in range(players)]
         self.cube_columns = _cube_columns(cubes)
         self.arrived = [[[0, 0], [0, 0]] for _ in range(players)]
@@ -135,6 +134,7 @@ class Summary:
         self.beds: list[Row] = []
         self.taken: list[Row] = []
         self.refills = 0
+        self.final_round_turns = 0
         self.n = 0
         self.seat = 0
         self.final_round = False
@@ -170,10 +170,11 @@ class Summary:
         self.n, self.seat, self.final_round = n, seat, bool(final_round)
         self.movers.append(seat)
         self.final_rounds.append(self.final_round)
-
-    def turns_of(self, seat: int) -> int:
-        """The turns ``seat`` has begun so far (the current one included)."""
-        return self.movers.count(seat)
+        # `x = x + 1`: compiled, an augmented item assignment is a generic add.
+        counts = self.counts[seat]
+        counts[TURNS_TAKEN] = counts[TURNS_TAKEN] + 1
+        if self.final_round:
+            self.final_round_turns += 1
 
     def feed(self, event: dict[str, Any]) -> None:
         """One event of a stream with turn markers (as the engine's states carry them)."""
@@ -252,13 +253,13 @@ class Summary:
                     "side": event["side"],
                     "pots": event["pots"],
                     "cloches": event["cloches"],
-                    "turns_to_complete": self.turns_of(seat) - born,
+                    "turns_to_complete": mine[TURNS_TAKEN] - born,
                     "tiles": tiles,
                     "final_round": self.final_round,
                 }
             )
         elif code == CLEANUP:
-            self.arrived[seat][event["bed"]] = [self.turns_of(seat), 0]
+            self.arrived[seat][event["bed"]] = [mine[TURNS_TAKEN], 0]
             new = event["new_board"]
             self.masks[seat][event["bed"]] = (
                 self._printed((str(new["board"]), new["side"])) if new else 0
@@ -279,18 +280,8 @@ class Summary:
         if movers:
             self.turn_totals.extend(self.totals)
         self.drama.observe_turns(movers, self.turn_totals, final_rounds)
-        # Counted in one pass each (compiled: machine ints, where list.count compares
-        # objects); `x = x + 1`, as an augmented item assignment compiles to a generic add.
-        turns = [0] * self.players
-        for mover in movers:
-            turns[mover] = turns[mover] + 1
-        final_round_turns = 0
-        for marked in final_rounds:
-            if marked:
-                final_round_turns += 1
         seats: list[Row] = []
         for seat, counts in enumerate(self.counts):
-            counts[TURNS_TAKEN] = turns[seat]
             row: Row = {name: counts[i] for i, name in enumerate(_SEAT_COUNTERS)}
             seats.append(row)
             positions = self.positions[seat]
@@ -300,7 +291,7 @@ class Summary:
                     row[column] = track[index]
             row["beehives"] = beehives[seat]
         game: Row = {
-            "final_round_turns": final_round_turns,
+            "final_round_turns": self.final_round_turns,
             "refills": self.refills,
             "beds_scored": len(self.beds),
             "solo": self.solo,

@@ -21,9 +21,11 @@ def game_row(
     block: int,
     seed: int,
     labels: Sequence[str],
-    values: Row,
+    outcome: tuple[int | None, str, list[int], float, str | None, int | None],
 ) -> Row:
-    """The run's columns of a game's row, then ``values`` (its outcome's columns)."""
+    """The core columns of a game's row: the run's, then its ``outcome``'s (turns, end,
+    winners, wall time, error and the faulty seat), for a finished game or a failed one."""
+    turns, end, winners, wall_time, error, error_seat = outcome
     return {
         "game_id": game_id,
         "block": block,
@@ -33,7 +35,36 @@ def game_row(
         "players": len(labels),
         "seats": list(labels),
         "matchup": "+".join(sorted(set(labels))),
-        **values,
+        "turns": turns,
+        "end": end,
+        "winners": winners,
+        "wall_time": wall_time,
+        "error": error,
+        "error_seat": error_seat,
+    }
+
+
+def seat_row(
+    game_id: int,
+    block: int,
+    seat: int,
+    labels: Sequence[str],
+    outcome: tuple[float, float, float, str],
+) -> Row:
+    """The core columns of a seat's row: the game's ids, the seat and its bot, then its
+    ``outcome`` (score, rank, win share, and the game's end), for a finished game or a
+    failed one."""
+    score, rank, win_share, end = outcome
+    return {
+        "game_id": game_id,
+        "block": block,
+        "seat": seat,
+        "bot": labels[seat],
+        "players": len(labels),
+        "score": score,
+        "rank": rank,
+        "win_share": win_share,
+        "end": end,
     }
 
 
@@ -83,37 +114,21 @@ def finished_rows(
     wall_time: float,
 ) -> tuple[Row, list[Row], dict[str, list[Row]]]:
     """A finished game's row, its seats' rows and its tables' rows."""
+    end = result.end
     row = game_row(
         info,
         game_id,
         block,
         seed,
         labels,
-        {
-            "turns": result.turns,
-            "end": result.end,
-            "winners": list(result.winners),
-            "wall_time": wall_time,
-            "error": None,
-            "error_seat": None,
-        },
+        (result.turns, end, list(result.winners), wall_time, None, None),
     )
     shares = win_shares(result)
-    players = len(labels)
     extras = summary.seats
     seats: list[Row] = []
-    for position in range(players):
-        core: Row = {
-            "game_id": game_id,
-            "block": block,
-            "seat": position,
-            "bot": labels[position],
-            "players": players,
-            "score": float(result.scores[position]),
-            "rank": float(result.ranks[position]),
-            "win_share": shares[position],
-            "end": result.end,
-        }
+    for position in range(len(labels)):
+        score, rank = float(result.scores[position]), float(result.ranks[position])
+        core = seat_row(game_id, block, position, labels, (score, rank, shares[position], end))
         seats.append(extend(core, extras[position]) if position < len(extras) else core)
     tables: Mapping[str, Sequence[Row]] = summary.tables
     return (

@@ -10,7 +10,7 @@ import pytest
 import toygame
 
 from cgsim.games.bot import Bot, NoParams
-from cgsim.games.loop.rows import table_rows
+from cgsim.games.loop.rows import extend, table_rows
 from cgsim.play.bot_registry import BotSpec, resolve_bot
 from cgsim.play.match import GameSpec, play_game, play_spec
 
@@ -156,3 +156,13 @@ def test_table_rows_lead_with_the_game_and_keep_the_core_on_shared_keys() -> Non
     assert table_rows([{"kind": "deal"}], 1, 1, ["a"]) == [
         {"game_id": 1, "block": 1, "seat": None, "kind": "deal"}
     ]
+
+
+def test_a_bool_seat_is_led_like_its_int_and_game_columns_never_replace_core_ones() -> None:
+    # True is seat 1 to Python: the row keeps True and gets seat 1's bot.
+    (row,) = table_rows([{"seat": True, "size": 2}], 3, 4, ["a", "b"])
+    assert row == {"game_id": 3, "block": 4, "seat": True, "bot": "b", "size": 2}
+    assert type(row["seat"]) is bool
+    core = {"game_id": 3, "score": 10.0}
+    assert extend(core, {"score": -1.0, "beds": 2}) == {"game_id": 3, "score": 10.0, "beds": 2}
+    assert list(extend(core, {"beds": 2})) == ["game_id", "score", "beds"]

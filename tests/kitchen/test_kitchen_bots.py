@@ -23,6 +23,7 @@ from bots.kitchen_worlds import (
     hopeful,
     lead_stats,
     preferred,
+    weighted_index,
 )
 from cgsim.errors import ConfigError
 from cgsim.games.bot import Bot
@@ -339,3 +340,12 @@ def test_the_searchs_quick_generator_is_seeded_uniform_and_shuffles() -> None:
     cards = list(range(40))
     first.shuffle(cards)
     assert sorted(cards) == list(range(40)) and cards != list(range(40))
+
+
+def test_worlds_draw_cards_in_proportion_to_their_weights() -> None:
+    quick = QuickRandom(5)
+    draws = [weighted_index(quick, [1.0, 0.0, 3.0]) for _ in range(4000)]
+    assert draws.count(1) == 0
+    assert 900 < draws.count(0) < 1100 and 2900 < draws.count(2) < 3100
+    # No weight at all (a point at the total, never below it): the last index.
+    assert weighted_index(quick, [0.0, 0.0]) == 1

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cgsim.games.cottage import summary
+from cgsim.games.cottage import state
 from cgsim.games.registry import get_game
 from cgsim.play import match
 from cgsim.play.bot_registry import resolve_bot
@@ -86,9 +86,10 @@ def test_a_changed_engine_table_breaks_it(
     sealed: tuple[object, Seal], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _, seal = sealed
-    # The tally's dispatch table: which event each code names (read at every action).
-    table = summary._CODES
-    name = "cgsim.games.cottage.summary._CODES"
+    # The summary's dispatch table: which kind each event name has (read at every event of
+    # a record).
+    table = state.EVENT_KINDS
+    name = "cgsim.games.cottage.state.EVENT_KINDS"
     kind = next(iter(table))
     with monkeypatch.context() as patch:
         patch.setitem(table, kind, 0)

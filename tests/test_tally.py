@@ -3,12 +3,17 @@ the records, game by game and for a whole run."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cgsim.api import simulate
+from cgsim.games.cottage.record import TURN_MARKER
+from cgsim.games.cottage.state import EVENT_KINDS, KIND_OTHER, turn_kind
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import resolve_bot
 from cgsim.play.match import GameOutcome, play_game
@@ -69,3 +74,28 @@ def test_a_run_without_records_has_the_same_tables(config: dict[str, Any]) -> No
         assert kept.height > 0
         assert kept.equals(tallied), name
     assert isinstance(tables[True]["games"], pl.DataFrame)
+
+
+def _expected_kind(event: dict[str, Any]) -> int:
+    if event["e"] == TURN_MARKER:
+        return turn_kind(event["seat"], event["final_round"])
+    return EVENT_KINDS.get(event["e"], KIND_OTHER)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(1, 4), children=st.booleans())
+def test_every_state_names_the_kind_of_each_of_its_events(
+    seed: int, players: int, children: bool
+) -> None:
+    # The Cottage tally reads the kinds and never an event's name: a kind that disagreed
+    # with its event would count the wrong thing silently.
+    game = get_game("cottage-garden")
+    variant = {"children": [5] + [None] * (players - 1)} if children else {}
+    state = game.new_game(game.make_rules(players, {}, None, variant), seed)
+    rng = random.Random(seed)
+    while True:
+        assert state.kinds == tuple(_expected_kind(event) for event in state.events)
+        if game.is_terminal(state):
+            break
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])

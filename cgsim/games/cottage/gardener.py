@@ -13,6 +13,10 @@ from cgsim.games.cottage.settings import corner_count
 from cgsim.games.cottage.state import (
     BLUE,
     COLOR_NAMES,
+    KIND_DISCARD_BED,
+    KIND_GAIN_CAT,
+    KIND_OTHER,
+    KIND_PENALTY,
     ORANGE,
     PHASE_OVER,
     Player,
@@ -92,13 +96,14 @@ def do_penalty(w: Work, color: int, cube: int) -> None:
     positions[cube] = max(0, start - spaces)
     w.set_cubes(color, tuple(positions))
     w.emit(
+        KIND_PENALTY,
         {
             "e": "penalty",
             "color": COLOR_NAMES[color],
             "cube": cube,
             "from": start,
             "to": positions[cube],
-        }
+        },
     )
 
 
@@ -111,7 +116,8 @@ def _discard(w: Work, seat: int, b: int) -> None:
     release(w, bed)
     w.set_bed_of(seat, b, None)
     w.emit(
-        {"e": "discard_bed", "seat": seat, "bed": b, "to_path": [w.tile_id(t) for t in bed.placed]}
+        KIND_DISCARD_BED,
+        {"e": "discard_bed", "seat": seat, "bed": b, "to_path": [w.tile_id(t) for t in bed.placed]},
     )
 
 
@@ -138,12 +144,15 @@ def gardener(w: Work) -> None:
             corner_gains.extend(seat for seat, p in enumerate(w.players) if corner in p.corners)
     w.space = (w.space + rules.gardener_step) % rules.track_spaces
     w.final_round = w.final_round or starts_final
-    w.emit({"e": "gardener", "space": w.space, "value": w.value, "final_round": w.final_round})
+    w.emit(
+        KIND_OTHER,
+        {"e": "gardener", "space": w.space, "value": w.value, "final_round": w.final_round},
+    )
     for seat in corner_gains:
         if w.supply_cats > 0:
             w.supply_cats -= 1
             w.set_cats(seat, w.players[seat].cats + 1)
-            w.emit({"e": "gain_cat", "why": "corner", "seat": seat})
+            w.emit(KIND_GAIN_CAT, {"e": "gain_cat", "why": "corner", "seat": seat})
     if starts_final:
         for seat, player in enumerate(w.players):
             for b, bed in enumerate(player.beds):

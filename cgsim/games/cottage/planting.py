@@ -20,7 +20,16 @@ from cgsim.games.cottage.cells import FEATURE_KEYS, cells_of, rc
 from cgsim.games.cottage.components import Mask
 from cgsim.games.cottage.describe import illegal
 from cgsim.games.cottage.nursery import NURSERY_RC, nursery_rc
-from cgsim.games.cottage.state import Bed, Player, State, bed_blocked, bed_empty
+from cgsim.games.cottage.state import (
+    KIND_CAT,
+    KIND_TAKE_POT,
+    KIND_TAKE_TILE,
+    Bed,
+    Player,
+    State,
+    bed_blocked,
+    bed_empty,
+)
 from cgsim.games.cottage.work import Work, bed_with
 
 Segment = tuple[int, tuple[int, ...]]
@@ -128,7 +137,7 @@ def place_cat(w: Work, b: int, cell: int, why: str) -> None:
         me.corners,
     )
     w.placed = True
-    w.emit({"e": "cat", "bed": b, "cell": rc(cell), "why": why})
+    w.emit(KIND_CAT, {"e": "cat", "bed": b, "cell": rc(cell), "why": why})
 
 
 def bed_of(state: State, w: Work, action: int) -> tuple[int, Bed]:
@@ -203,6 +212,7 @@ def take_tile(state: State, w: Work, action: int) -> None:
     for c in cells_of(place.cloches):
         features[FEATURE_KEYS[c]] = "cloche"
     w.emit(
+        KIND_TAKE_TILE,
         {
             "e": "take_tile",
             "from": list(NURSERY_RC[cell]),
@@ -210,7 +220,7 @@ def take_tile(state: State, w: Work, action: int) -> None:
             "bed": b,
             "cells": [rc(c) for c in place.cells],
             "features": features,
-        }
+        },
     )
 
 
@@ -236,4 +246,4 @@ def take_pot(state: State, w: Work, action: int) -> None:
     )
     w.supply_pots -= 1
     w.placed = True
-    w.emit({"e": "take_pot", "bed": b, "cell": rc(cell)})
+    w.emit(KIND_TAKE_POT, {"e": "take_pot", "bed": b, "cell": rc(cell)})

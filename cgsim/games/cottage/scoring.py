@@ -16,6 +16,12 @@ from cgsim.games.cottage.cells import rc
 from cgsim.games.cottage.state import (
     BLUE,
     COLOR_NAMES,
+    KIND_BEEHIVE,
+    KIND_BONUS_POT,
+    KIND_CLEANUP,
+    KIND_GAIN_CAT,
+    KIND_MOVE,
+    KIND_SCORE,
     ORANGE,
     PHASE_BONUS,
     PHASE_CUBE,
@@ -55,6 +61,7 @@ def score_start(w: Work, b: int, resume: Phase) -> Phase | None:
     assert bed is not None and not bed_empty(bed)  # checked by the callers
     pots, cloches = bed_pots(bed), bed_cloches(bed)
     w.emit(
+        KIND_SCORE,
         {
             "e": "score",
             "bed": b,
@@ -62,7 +69,7 @@ def score_start(w: Work, b: int, resume: Phase) -> Phase | None:
             "side": SIDE_NAMES[bed.dark],
             "pots": pots,
             "cloches": cloches,
-        }
+        },
     )
     w.scoring = Scoring(b, pots, cloches, ORANGE, resume)
     return score_continue(w)
@@ -119,16 +126,19 @@ def move_cube(w: Work, color: int, cube: int) -> bool:
     positions[cube] = end = min(start + amount, target)
     w.set_cubes(color, tuple(positions))
     w.scoring = _next_step(sc)
-    w.emit({"e": "move", "color": COLOR_NAMES[color], "cube": cube, "from": start, "to": end})
+    w.emit(
+        KIND_MOVE,
+        {"e": "move", "color": COLOR_NAMES[color], "cube": cube, "from": start, "to": end},
+    )
     if s.bonus_red_line_cat and track[start] <= s.red_line < track[end] and w.supply_cats > 0:
         w.supply_cats -= 1
         w.add_my_cats(1)
-        w.emit({"e": "gain_cat", "why": "red_line"})
+        w.emit(KIND_GAIN_CAT, {"e": "gain_cat", "why": "red_line"})
     if end == target and not w.me.has_beehive and w.beehives_taken < len(s.beehives):
         value = s.beehives[w.beehives_taken]
         w.beehives_taken += 1
         w.set_my_beehive(value)
-        w.emit({"e": "beehive", "value": value})
+        w.emit(KIND_BEEHIVE, {"e": "beehive", "value": value})
     if s.bonus_start_pot and start == 0 and 0 not in positions and w.supply_pots > 0:
         other = w.me.beds[1 - sc.bed]
         empty = bed_empty(other) if other is not None else 0
@@ -163,7 +173,7 @@ def place_bonus_pot(w: Work, cell: int) -> None:
     )
     w.supply_pots -= 1
     w.placed = True
-    w.emit({"e": "bonus_pot", "bed": b, "cell": rc(cell)})
+    w.emit(KIND_BONUS_POT, {"e": "bonus_pot", "bed": b, "cell": rc(cell)})
 
 
 def release(w: Work, bed: Bed) -> None:
@@ -186,12 +196,13 @@ def _cleanup(w: Work, b: int) -> None:
         w.supply_board = (bed.board, not bed.dark)
         new_board = board_json(w.rules, board, dark)
     w.emit(
+        KIND_CLEANUP,
         {
             "e": "cleanup",
             "bed": b,
             "to_path": [w.tile_id(t) for t in bed.placed],
             "new_board": new_board,
-        }
+        },
     )
 
 

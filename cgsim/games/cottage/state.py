@@ -18,6 +18,50 @@ from cgsim.games.cottage.settings import Settings
 
 Event = dict[str, Any]
 
+# Each event's kind as a small number, kept beside the events (``State.kinds``): a fold
+# over a game's events (its summary, as the game is played) dispatches on these instead of
+# reading every event's "e" key, and skips the events it does not count without touching
+# them. Kinds the fold does not count are ``KIND_OTHER``.
+KIND_OTHER: Final = 0
+KIND_TAKE_TILE: Final = 1
+KIND_TAKE_POT: Final = 2
+KIND_BONUS_POT: Final = 3
+KIND_CAT: Final = 4
+KIND_GAIN_CAT: Final = 5
+KIND_REFILL: Final = 6
+KIND_PASS: Final = 7
+KIND_MOVE: Final = 8
+KIND_PENALTY: Final = 9
+KIND_SCORE: Final = 10
+KIND_CLEANUP: Final = 11
+KIND_DISCARD_BED: Final = 12
+KIND_BEEHIVE: Final = 13
+KIND_TURN: Final = 16
+"""A turn marker: its kind is ``KIND_TURN + 2 * seat + final_round`` (see :func:`turn_kind`),
+so the fold learns whose turn starts, and whether it is of the final round, from it alone."""
+EVENT_KINDS: Final[dict[str, int]] = {
+    "take_tile": KIND_TAKE_TILE,
+    "take_pot": KIND_TAKE_POT,
+    "bonus_pot": KIND_BONUS_POT,
+    "cat": KIND_CAT,
+    "gain_cat": KIND_GAIN_CAT,
+    "refill": KIND_REFILL,
+    "pass": KIND_PASS,
+    "move": KIND_MOVE,
+    "penalty": KIND_PENALTY,
+    "score": KIND_SCORE,
+    "cleanup": KIND_CLEANUP,
+    "discard_bed": KIND_DISCARD_BED,
+    "beehive": KIND_BEEHIVE,
+}
+"""The kind of every event the fold counts, by its "e" name (the others: ``KIND_OTHER``)."""
+
+
+def turn_kind(seat: int, final_round: bool) -> int:
+    """The kind of the marker of a turn of ``seat`` (``final_round``: of the final round)."""
+    return KIND_TURN + 2 * seat + (1 if final_round else 0)
+
+
 ORANGE: Final = 0
 BLUE: Final = 1
 COLOR_NAMES: Final = ("orange", "blue")
@@ -277,6 +321,8 @@ class State(NamedTuple):
     """Consecutive final-round turns without any placement."""
     end: str | None
     events: tuple[Event, ...]
+    kinds: tuple[int, ...] = ()
+    """Each event's kind (``KIND_*``, :func:`turn_kind`), in the order of ``events``."""
 
 
 # The engine reads beds through these functions rather than the properties above (kept

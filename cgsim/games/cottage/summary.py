@@ -14,8 +14,28 @@ from typing import Any, Final
 
 from cgsim.games.contract import GameResult, GameSummary, Row
 from cgsim.games.cottage.components import Printed, printed_cells
-from cgsim.games.cottage.record import TURN_MARKER
-from cgsim.games.cottage.state import PHASE_OVER, SIDE_NAMES, Event, Rules, State
+from cgsim.games.cottage.state import (
+    EVENT_KINDS,
+    KIND_BEEHIVE,
+    KIND_BONUS_POT,
+    KIND_CAT,
+    KIND_CLEANUP,
+    KIND_DISCARD_BED,
+    KIND_GAIN_CAT,
+    KIND_MOVE,
+    KIND_OTHER,
+    KIND_PASS,
+    KIND_PENALTY,
+    KIND_REFILL,
+    KIND_SCORE,
+    KIND_TAKE_POT,
+    KIND_TAKE_TILE,
+    KIND_TURN,
+    PHASE_OVER,
+    SIDE_NAMES,
+    Rules,
+    State,
+)
 from cgsim.games.drama import Drama
 
 _SEAT_COUNTERS = (
@@ -54,40 +74,6 @@ FEATURES_COVERED: Final = 14
 
 _SIZE: Final = 5
 """Cells per row of a bed: cell ``(r, c)`` is bit ``r * 5 + c`` of a mask (``components``)."""
-
-# The events the fold reads, by code (one dict lookup instead of a chain of string
-# comparisons: most events, the gardener's steps, are not counted at all).
-TURN: Final = 1
-TAKE_TILE: Final = 2
-TAKE_POT: Final = 3
-BONUS_POT: Final = 4
-CAT: Final = 5
-GAIN_CAT: Final = 6
-REFILL: Final = 7
-PASS: Final = 8
-MOVE: Final = 9
-PENALTY: Final = 10
-SCORE: Final = 11
-CLEANUP: Final = 12
-DISCARD_BED: Final = 13
-BEEHIVE: Final = 14
-_CODES: Final[dict[str, int]] = {
-    TURN_MARKER: TURN,
-    "take_tile": TAKE_TILE,
-    "take_pot": TAKE_POT,
-    "bonus_pot": BONUS_POT,
-    "cat": CAT,
-    "gain_cat": GAIN_CAT,
-    "refill": REFILL,
-    "pass": PASS,
-    "move": MOVE,
-    "penalty": PENALTY,
-    "score": SCORE,
-    "cleanup": CLEANUP,
-    "discard_bed": DISCARD_BED,
-    "beehive": BEEHIVE,
-}
-
 
 _KINDS: Final[dict[str, str]] = {}
 """Each tile id's kind (the id without its copy number), as first seen: the same in every
@@ -176,75 +162,73 @@ class Summary:
         if self.final_round:
             self.final_round_turns += 1
 
-    def feed(self, event: dict[str, Any]) -> None:
-        """One event of a stream with turn markers (as the engine's states carry them)."""
-        code = _CODES.get(event["e"], 0)
-        if code == TURN:
-            self.turn(event["n"], event["seat"], event["final_round"])
-        elif code:
-            self._event(code, event)
-
     def event(self, event: dict[str, Any]) -> None:
-        """One event of the current turn."""
-        code = _CODES.get(event["e"], 0)
-        if code and code != TURN:
-            self._event(code, event)
+        """One event of the current turn (as a record holds it)."""
+        kind = EVENT_KINDS.get(event["e"], KIND_OTHER)
+        if kind != KIND_OTHER:
+            self.count(kind, event)
 
-    def _event(self, code: int, event: dict[str, Any]) -> None:
+    def count(self, kind: int, event: dict[str, Any]) -> None:
+        """One event of the current turn, of ``kind`` (one the fold counts)."""
         seat = self.seat
         mine = self.counts[seat]
-        if code == PASS:
-            mine[PASSES] += 1
-        elif code == TAKE_TILE:
+        if kind == KIND_PASS:
+            mine[PASSES] = mine[PASSES] + 1
+        elif kind == KIND_TAKE_TILE:
             cells: list[list[int]] = event["cells"]
             bed: int = event["bed"]
-            mine[TILES_TAKEN] += 1
-            mine[TILE_CELLS] += len(cells)
-            self.arrived[seat][bed][1] += 1
+            mine[TILES_TAKEN] = mine[TILES_TAKEN] + 1
+            mine[TILE_CELLS] = mine[TILE_CELLS] + len(cells)
+            arrived = self.arrived[seat][bed]
+            arrived[1] = arrived[1] + 1
             printed = self.masks[seat][bed]
             covered = 0
             if printed:
                 for cell in cells:
                     if printed >> (cell[0] * _SIZE + cell[1]) & 1:
                         covered += 1
-                mine[FEATURES_COVERED] += covered
+                mine[FEATURES_COVERED] = mine[FEATURES_COVERED] + covered
             tile = str(event["tile"])
-            kind = _KINDS.get(tile)
-            if kind is None:
-                kind = _KINDS[tile] = tile.rsplit("-", 1)[0]
+            shape = _KINDS.get(tile)
+            if shape is None:
+                shape = _KINDS[tile] = tile.rsplit("-", 1)[0]
             self.taken.append(
                 {
                     "seat": seat,
-                    "kind": kind,
+                    "kind": shape,
                     "size": len(cells),
                     "covered": covered,
                     "turn": self.n,
                     "final_round": self.final_round,
                 }
             )
-        elif code == TAKE_POT:
-            mine[POTS_TAKEN] += 1
-        elif code == BONUS_POT:
-            mine[BONUS_POTS] += 1
-        elif code == CAT:
-            mine[CATS_USED] += 1
-        elif code == GAIN_CAT:
-            self.counts[event.get("seat", seat)][CATS_GAINED] += 1
-        elif code == REFILL:
+        elif kind == KIND_TAKE_POT:
+            mine[POTS_TAKEN] = mine[POTS_TAKEN] + 1
+        elif kind == KIND_BONUS_POT:
+            mine[BONUS_POTS] = mine[BONUS_POTS] + 1
+        elif kind == KIND_CAT:
+            mine[CATS_USED] = mine[CATS_USED] + 1
+        elif kind == KIND_GAIN_CAT:
+            gainer = self.counts[event.get("seat", seat)]
+            gainer[CATS_GAINED] = gainer[CATS_GAINED] + 1
+        elif kind == KIND_REFILL:
             self.refills += 1
             if event["ramble"]:
-                mine[RAMBLES] += 1
-        elif code in (MOVE, PENALTY):
+                mine[RAMBLES] = mine[RAMBLES] + 1
+        elif kind in (KIND_MOVE, KIND_PENALTY):
             track = self.tracks[event["color"]]
-            if code == PENALTY:
-                mine[PENALTY_POINTS] += track[event["from"]] - track[event["to"]]
+            if kind == KIND_PENALTY:
+                lost = track[event["from"]] - track[event["to"]]
+                mine[PENALTY_POINTS] = mine[PENALTY_POINTS] + lost
             cubes = self.positions[seat][event["color"]]
-            self.totals[seat] += track[event["to"]] - track[cubes[event["cube"]]]
+            self.totals[seat] = self.totals[seat] + (
+                track[event["to"]] - track[cubes[event["cube"]]]
+            )
             cubes[event["cube"]] = event["to"]
-        elif code == SCORE:
-            mine[BEDS_COMPLETED] += 1
-            mine[POTS_SCORED] += event["pots"]
-            mine[CLOCHES_SCORED] += event["cloches"]
+        elif kind == KIND_SCORE:
+            mine[BEDS_COMPLETED] = mine[BEDS_COMPLETED] + 1
+            mine[POTS_SCORED] = mine[POTS_SCORED] + event["pots"]
+            mine[CLOCHES_SCORED] = mine[CLOCHES_SCORED] + event["cloches"]
             born, tiles = self.arrived[seat][event["bed"]]
             self.beds.append(
                 {
@@ -258,17 +242,18 @@ class Summary:
                     "final_round": self.final_round,
                 }
             )
-        elif code == CLEANUP:
+        elif kind == KIND_CLEANUP:
             self.arrived[seat][event["bed"]] = [mine[TURNS_TAKEN], 0]
             new = event["new_board"]
             self.masks[seat][event["bed"]] = (
                 self._printed((str(new["board"]), new["side"])) if new else 0
             )
-        elif code == DISCARD_BED:
-            self.counts[event["seat"]][BEDS_DISCARDED] += 1
+        elif kind == KIND_DISCARD_BED:
+            owner = self.counts[event["seat"]]
+            owner[BEDS_DISCARDED] = owner[BEDS_DISCARDED] + 1
             self.masks[event["seat"]][event["bed"]] = 0
-        elif code == BEEHIVE:
-            self.totals[seat] += event["value"] - self.beehives[seat]
+        elif kind == KIND_BEEHIVE:
+            self.totals[seat] = self.totals[seat] + (event["value"] - self.beehives[seat])
             self.beehives[seat] = event["value"]
 
     def finish(
@@ -344,16 +329,27 @@ class CottageTally:
             rules.catalogue.printed,
             boards,
         )
-        self._take(state.events)
+        self._take(state)
 
-    def _take(self, events: tuple[Event, ...]) -> None:
+    def _take(self, state: State) -> None:
+        """The events of a state, by their kinds: a turn marker's kind says whose turn it
+        is and whether it is of the final round, and turns are numbered from 1, so only
+        the events the fold counts are read."""
+        kinds = state.kinds
+        if not kinds:
+            return
         summary = self.summary
-        for event in events:
-            summary.feed(event)
+        events = state.events
+        for index in range(len(kinds)):
+            kind = kinds[index]
+            if kind >= KIND_TURN:
+                mark = kind - KIND_TURN
+                summary.turn(summary.n + 1, mark >> 1, mark & 1 == 1)
+            elif kind != KIND_OTHER:
+                summary.count(kind, events[index])
 
     def step(self, before: Any, action: int, after: Any) -> None:
-        state: State = after
-        self._take(state.events)
+        self._take(after)
 
     def finish(self, final: Any, result: GameResult) -> GameSummary:
         state: State = final

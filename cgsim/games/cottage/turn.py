@@ -14,6 +14,9 @@ from cgsim.games.cottage.nursery import NURSERY_RC
 from cgsim.games.cottage.planting import can_place_cat, place_cat, pot_fits, tile_fits
 from cgsim.games.cottage.scoring import complete_beds, score_start
 from cgsim.games.cottage.state import (
+    KIND_OTHER,
+    KIND_PASS,
+    KIND_REFILL,
     PHASE_AFTER,
     PHASE_LIMIT,
     PHASE_PENALTY,
@@ -21,6 +24,7 @@ from cgsim.games.cottage.state import (
     PHASE_RAMBLE,
     Phase,
     bed_empty,
+    turn_kind,
 )
 from cgsim.games.cottage.work import Work
 
@@ -30,7 +34,10 @@ def start_turn(w: Work) -> None:
     w.turn += 1
     w.start_my_turn()
     w.placed = False
-    w.emit({"e": "_turn", "n": w.turn, "seat": w.seat, "final_round": w.final_round})
+    w.emit(
+        turn_kind(w.seat, w.final_round),
+        {"e": "_turn", "n": w.turn, "seat": w.seat, "final_round": w.final_round},
+    )
     beds = w.me.beds
     w.had_bed = beds[0] is not None or beds[1] is not None
     if w.final_round and not w.had_bed:
@@ -69,12 +76,13 @@ def refill(w: Work, ramble: bool) -> None:
     tiles = list(w.path[: len(cells)])
     w.fill_nursery(cells, tiles)
     w.emit(
+        KIND_REFILL,
         {
             "e": "refill",
             "cells": [list(NURSERY_RC[cell]) for cell in cells],
             "tiles": [w.tile_id(tile) for tile in tiles],
             "ramble": ramble,
-        }
+        },
     )
 
 
@@ -92,7 +100,7 @@ def pass_turn(w: Work) -> None:
     else:
         tiles = "no Gardener Row tile fits a bed"
     pots = "no pot left in the supply" if w.supply_pots == 0 else "no empty cell for a pot"
-    w.emit({"e": "pass", "reason": f"{tiles} and {pots}"})
+    w.emit(KIND_PASS, {"e": "pass", "reason": f"{tiles} and {pots}"})
     after_step(w)
 
 
@@ -123,7 +131,7 @@ def limit_step(w: Work) -> None:
         extra = w.me.cats - rules.cat_limit
         w.set_cats(w.seat, rules.cat_limit)
         w.supply_cats += extra
-        w.emit({"e": "return_cats", "count": extra})
+        w.emit(KIND_OTHER, {"e": "return_cats", "count": extra})
         gardener(w)
         return
     if len(cells) == 1 and cells[0][1].bit_count() == 1:

@@ -37,6 +37,7 @@ class Work:
         "events",
         "final_round",
         "had_bed",
+        "kinds",
         "nursery",
         "path",
         "phase",
@@ -77,6 +78,7 @@ class Work:
     stall: int
     end: str | None
     events: list[Event]
+    kinds: list[int]
     turn_pending: bool
     """Set by the gardener phase: the next turn starts once the current call unwinds."""
 
@@ -102,6 +104,7 @@ class Work:
         self.stall = s.stall
         self.end = s.end
         self.events = []
+        self.kinds = []
         self.turn_pending = False
 
     def freeze(self) -> State:
@@ -129,6 +132,7 @@ class Work:
                 self.stall,
                 self.end,
                 tuple(self.events),
+                tuple(self.kinds),
             ),
         )
 
@@ -234,8 +238,10 @@ class Work:
     def tile_id(self, tile: int) -> str:
         return self.rules.tile_ids[tile]
 
-    def emit(self, event: Event) -> None:
+    def emit(self, kind: int, event: Event) -> None:
+        """Record an event of ``kind`` (``KIND_*`` of ``state``: the same as its "e")."""
         self.events.append(event)
+        self.kinds.append(kind)
 
 
 def bed_with(

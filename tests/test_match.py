@@ -8,8 +8,11 @@ from typing import Any, ClassVar
 
 import pytest
 import toygame
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cgsim.games.bot import Bot, NoParams
+from cgsim.games.contract import TableRows
 from cgsim.games.loop.rows import extend, table_rows
 from cgsim.play.bot_registry import BotSpec, resolve_bot
 from cgsim.play.match import GameSpec, play_game, play_spec
@@ -166,3 +169,45 @@ def test_a_bool_seat_is_led_like_its_int_and_game_columns_never_replace_core_one
     core = {"game_id": 3, "score": 10.0}
     assert extend(core, {"score": -1.0, "beds": 2}) == {"game_id": 3, "score": 10.0, "beds": 2}
     assert list(extend(core, {"beds": 2})) == ["game_id", "score", "beds"]
+
+
+_COLUMN_NAMES = st.sampled_from(["seat", "size", "kind", "game_id", "bot", "block", "turn"])
+_SEATS = st.one_of(st.none(), st.booleans(), st.integers(-1, 3), st.just("x"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(_COLUMN_NAMES, min_size=1, max_size=5, unique=True),
+    data=st.data(),
+    players=st.integers(1, 3),
+)
+def test_rows_held_as_tuples_are_led_exactly_as_rows_held_as_dicts(
+    names: list[str], data: st.DataObject, players: int
+) -> None:
+    values = [
+        tuple(
+            data.draw(_SEATS if name == "seat" else st.integers(0, 9), label=name) for name in names
+        )
+        for _ in range(data.draw(st.integers(0, 4), label="rows"))
+    ]
+    held = TableRows(tuple(names), values)
+    dicts = [dict(zip(names, row, strict=True)) for row in values]
+    labels = ["a", "b", "c"][:players]
+    led = table_rows(held, 7, 2, labels)
+    assert led == table_rows(dicts, 7, 2, labels)
+    assert [list(row) for row in led] == [list(row) for row in table_rows(dicts, 7, 2, labels)]
+    assert [type(row.get("seat")) for row in led] == [
+        type(row.get("seat")) for row in table_rows(dicts, 7, 2, labels)
+    ]
+
+
+def test_table_rows_read_as_a_sequence_of_dicts() -> None:
+    held = TableRows(("seat", "size"), [(0, 3), (1, 4)])
+    assert len(held) == 2
+    assert held[1] == {"seat": 1, "size": 4}
+    assert held[-2:] == [{"seat": 0, "size": 3}, {"seat": 1, "size": 4}]
+    assert list(held) == [{"seat": 0, "size": 3}, {"seat": 1, "size": 4}]
+    assert held == [{"seat": 0, "size": 3}, {"seat": 1, "size": 4}]
+    assert held == TableRows(("seat", "size"), [(0, 3), (1, 4)])
+    assert held != TableRows(("seat", "size"), [(0, 3)])
+    assert held != [{"seat": 0, "size": 3}]

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import Any, Protocol, TypeAlias, TypeVar, overload, runtime_checkable
 
 from pydantic import BaseModel, ValidationError
 
@@ -27,6 +27,52 @@ Action = int
 
 Row = dict[str, Any]
 """One flat row of a result table (column name to scalar value)."""
+
+
+class TableRows(Sequence[Row]):
+    """A table's rows held as tuples under one header, and seen as a sequence of rows.
+
+    A game's summary adds a tuple a row as the game goes (a dict a row costs several
+    times as much), and the loop builds each row's dict once, led by its game's ids
+    (:func:`cgsim.games.loop.rows.table_rows`); anything else reads the rows as dicts.
+    """
+
+    __slots__ = ("names", "values")
+
+    def __init__(self, names: tuple[str, ...], values: list[tuple[Any, ...]]) -> None:
+        self.names = names
+        self.values = values
+        """One tuple a row, its values in the order of ``names``."""
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Row]: ...
+
+    def __getitem__(self, index: int | slice) -> Row | list[Row]:
+        if isinstance(index, slice):
+            return [dict(zip(self.names, values, strict=True)) for values in self.values[index]]
+        return dict(zip(self.names, self.values[index], strict=True))
+
+    def __iter__(self) -> Iterator[Row]:
+        for values in self.values:
+            yield dict(zip(self.names, values, strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TableRows):
+            return self.names == other.names and self.values == other.values
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+    def __repr__(self) -> str:
+        return f"TableRows({list(self)!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +97,8 @@ class GameSummary:
 
     ``game`` holds game-specific columns for ``games.parquet``, ``seats`` one dict per
     seat of game-specific columns for ``seats.parquet``, and ``tables`` extra tables of
-    the game's own (for Cottage Garden ``beds``), each a list of rows.
+    the game's own (for Cottage Garden ``beds``), each a list of rows or a
+    :class:`TableRows`.
     """
 
     game: Row = field(default_factory=dict)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from cgsim.games.contract import GameResult, GameSummary, Row
+from cgsim.games.contract import GameResult, GameSummary, Row, TableRows
 from cgsim.games.cottage.components import Printed, printed_cells
 from cgsim.games.cottage.state import (
     EVENT_KINDS,
@@ -72,6 +72,18 @@ TURNS_TAKEN: Final = 12
 BEDS_DISCARDED: Final = 13
 FEATURES_COVERED: Final = 14
 
+_BED_COLUMNS: Final = (
+    "seat",
+    "board",
+    "side",
+    "pots",
+    "cloches",
+    "turns_to_complete",
+    "tiles",
+    "final_round",
+)
+_TILE_COLUMNS: Final = ("seat", "kind", "size", "covered", "turn", "final_round")
+
 _SIZE: Final = 5
 """Cells per row of a bed: cell ``(r, c)`` is bit ``r * 5 + c`` of a mask (``components``)."""
 
@@ -117,8 +129,10 @@ class Summary:
         self.cube_columns = _cube_columns(cubes)
         self.arrived = [[[0, 0], [0, 0]] for _ in range(players)]
         """Per seat and bed index: (owner's turn count when it arrived, tiles placed on it)."""
-        self.beds: list[Row] = []
-        self.taken: list[Row] = []
+        self.beds: list[tuple[Any, ...]] = []
+        self.taken: list[tuple[Any, ...]] = []
+        """A row per scored bed and per tile taken, as tuples (``_BED_COLUMNS``,
+        ``_TILE_COLUMNS``)."""
         self.refills = 0
         self.final_round_turns = 0
         self.n = 0
@@ -192,16 +206,7 @@ class Summary:
             shape = _KINDS.get(tile)
             if shape is None:
                 shape = _KINDS[tile] = tile.rsplit("-", 1)[0]
-            self.taken.append(
-                {
-                    "seat": seat,
-                    "kind": shape,
-                    "size": len(cells),
-                    "covered": covered,
-                    "turn": self.n,
-                    "final_round": self.final_round,
-                }
-            )
+            self.taken.append((seat, shape, len(cells), covered, self.n, self.final_round))
         elif kind == KIND_TAKE_POT:
             mine[POTS_TAKEN] = mine[POTS_TAKEN] + 1
         elif kind == KIND_BONUS_POT:
@@ -231,16 +236,16 @@ class Summary:
             mine[CLOCHES_SCORED] = mine[CLOCHES_SCORED] + event["cloches"]
             born, tiles = self.arrived[seat][event["bed"]]
             self.beds.append(
-                {
-                    "seat": seat,
-                    "board": str(event["board"]),
-                    "side": event["side"],
-                    "pots": event["pots"],
-                    "cloches": event["cloches"],
-                    "turns_to_complete": mine[TURNS_TAKEN] - born,
-                    "tiles": tiles,
-                    "final_round": self.final_round,
-                }
+                (
+                    seat,
+                    str(event["board"]),
+                    event["side"],
+                    event["pots"],
+                    event["cloches"],
+                    mine[TURNS_TAKEN] - born,
+                    tiles,
+                    self.final_round,
+                )
             )
         elif kind == KIND_CLEANUP:
             self.arrived[seat][event["bed"]] = [mine[TURNS_TAKEN], 0]
@@ -282,9 +287,11 @@ class Summary:
             "solo": self.solo,
             **self.drama.columns(winners, scores),
         }
-        return GameSummary(
-            game=game, seats=tuple(seats), tables={"beds": self.beds, "tiles": self.taken}
-        )
+        tables = {
+            "beds": TableRows(_BED_COLUMNS, self.beds),
+            "tiles": TableRows(_TILE_COLUMNS, self.taken),
+        }
+        return GameSummary(game=game, seats=tuple(seats), tables=tables)
 
 
 def summarize(record: Mapping[str, Any]) -> GameSummary:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cgsim.games.contract import GameInfo, GameResult, GameSummary, Row
+from cgsim.games.contract import GameInfo, GameResult, GameSummary, Row, TableRows
 from cgsim.games.loop.core import win_shares
 
 
@@ -76,31 +76,72 @@ def extend(core: Row, extra: Row) -> Row:
     return row
 
 
+_LEAD_NAMES = ("game_id", "block", "seat", "bot")
+"""The columns that lead a game-specific table's rows."""
+
+
 def table_rows(rows: Sequence[Row], game_id: int, block: int, labels: Sequence[str]) -> list[Row]:
     """The rows of a game-specific table, each led by ``game_id, block, seat`` (and the
     seat's ``bot`` label when the row names a seat); as :func:`extend` (the lead is
-    ``core``), with one lead per seat built once for all of a game's rows."""
+    ``core``), with one lead per seat built once for all of a game's rows. Rows held as
+    :class:`TableRows` become dicts here, each built once."""
     players = len(labels)
     leads: list[Row] = [
         {"game_id": game_id, "block": block, "seat": seat, "bot": labels[seat]}
         for seat in range(players)
     ]
+    if type(rows) is TableRows:
+        return _from_tuples(rows, leads, game_id, block, labels)
     out: list[Row] = []
     for row in rows:
         seat: Any = row.get("seat")
-        lead: Row
         if type(seat) is int and 0 <= seat < players:
-            lead = leads[seat]
+            out.append(_led(leads[seat], row))
         else:
-            lead = {"game_id": game_id, "block": block, "seat": seat}
-            if isinstance(seat, int) and 0 <= seat < players:  # a bool
-                lead["bot"] = labels[seat]
-        merged = {**lead, **row}
-        # "seat" is shared with the same value; any other shared key: the lead's wins.
-        if len(merged) < len(lead) + len(row) - ("seat" in row):
-            merged.update(lead)
-        out.append(merged)
+            out.append(_led(_odd_lead(seat, game_id, block, labels), row))
     return out
+
+
+def _from_tuples(
+    table: TableRows, leads: list[Row], game_id: int, block: int, labels: Sequence[str]
+) -> list[Row]:
+    """:func:`table_rows` of rows held as tuples: a row naming a seat is its seat's lead
+    copied, then its own columns set one by one (no second dict, no merge)."""
+    players = len(labels)
+    names = table.names
+    at = names.index("seat") if "seat" in names else -1
+    own = [index for index, name in enumerate(names) if name not in _LEAD_NAMES]
+    own_names = [names[index] for index in own]
+    out: list[Row] = []
+    for values in table.values:
+        seat: Any = values[at] if at >= 0 else None
+        if type(seat) is int and 0 <= seat < players:
+            row = leads[seat].copy()
+            for position in range(len(own)):
+                row[own_names[position]] = values[own[position]]
+            out.append(row)
+        else:
+            lead = _odd_lead(seat, game_id, block, labels)
+            out.append(_led(lead, dict(zip(names, values, strict=True))))
+    return out
+
+
+def _odd_lead(seat: Any, game_id: int, block: int, labels: Sequence[str]) -> Row:
+    """The lead of a row whose seat is not one of the game's seats as an int: none, a
+    stranger, or a bool (which Python counts as a seat: it gets that seat's bot)."""
+    lead: Row = {"game_id": game_id, "block": block, "seat": seat}
+    if isinstance(seat, int) and 0 <= seat < len(labels):  # a bool
+        lead["bot"] = labels[seat]
+    return lead
+
+
+def _led(lead: Row, row: Row) -> Row:
+    """``row`` led by ``lead``: "seat" is shared with the same value; on any other shared
+    key the lead's value wins."""
+    merged = {**lead, **row}
+    if len(merged) < len(lead) + len(row) - ("seat" in row):
+        merged.update(lead)
+    return merged
 
 
 def finished_rows(

@@ -57,12 +57,16 @@ def _members(mask: int) -> int:
     return count
 
 
-def _tops(series: list[float], seats: int) -> tuple[list[float], list[int]]:
-    """Every row's top score, and the seats that have it (a mask), in one pass."""
+def _tops(series: list[float], seats: int) -> tuple[list[float], list[int], float]:
+    """Every row's top score and the seats that have it (a mask), and the scale of the
+    scores (the largest absolute score, at least 1), in one pass."""
     tops: list[float] = []
     leaders: list[int] = []
     top, mask, seat = 0.0, 0, 0
+    scale = 1.0
     for value in series:
+        if abs(value) > scale:
+            scale = abs(value)
         if seat == 0:
             top, mask = value, 1
         elif value > top:
@@ -74,7 +78,7 @@ def _tops(series: list[float], seats: int) -> tuple[list[float], list[int]]:
             tops.append(top)
             leaders.append(mask)
             seat = 0
-    return tops, leaders
+    return tops, leaders, scale
 
 
 def _comeback(series: list[float], tops: list[float], seats: int, won: int) -> float:
@@ -154,7 +158,7 @@ class Drama:
         series = self.start + self.scores[: (turns - 1) * seats]
         for score in final:
             series.append(float(score))
-        tops, leaders = _tops(series, seats)
+        tops, leaders, scale = _tops(series, seats)
         out["lead_changes"] = float(_lead_changes(leaders))
         for name, point in zip(_POINT_NAMES, POINTS, strict=True):
             at = leaders[max(1, math.ceil(point * turns))]
@@ -168,7 +172,7 @@ class Drama:
         first_final = self._first_final_turn(turns)
         out["decided_final_round"] = 0.0 if leaders[first_final] & won else 1.0
         out["kingmaker"] = self._kingmaker(series, first_final)
-        lead_change, stability, drama = _ludii(series, tops, seats, turns, won, leaders)
+        lead_change, stability, drama = _ludii(series, tops, seats, turns, won, leaders, scale)
         out["lead_change"] = lead_change
         out["stability"] = stability
         out["drama"] = drama
@@ -219,18 +223,20 @@ def _lead_changes(leaders: list[int]) -> int:
 
 
 def _ludii(
-    series: list[float], tops: list[float], seats: int, turns: int, won: int, leaders: list[int]
+    series: list[float],
+    tops: list[float],
+    seats: int,
+    turns: int,
+    won: int,
+    leaders: list[int],
+    scale: float,
 ) -> tuple[float, float, float]:
     """Ludii's per-game LeadChange, Stability and Drama, on the states before each turn
     (the start, then after every turn but the last), as Ludii evaluates the state before
     each move. Ludii's state evaluation (a search's value, -1 to 1) is here each seat's
-    running score divided by the largest absolute score of the game (also -1 to 1).
-    ``tops`` and ``leaders`` are the rows' top scores and leaders (dividing by the scale
-    keeps them: the top evaluation is the top score divided)."""
-    scale = 1.0
-    for score in series:
-        if abs(score) > scale:
-            scale = abs(score)
+    running score divided by ``scale``, the largest absolute score of the game (at least
+    1: also -1 to 1). ``tops`` and ``leaders`` are the rows' top scores and leaders
+    (dividing by the scale keeps them: the top evaluation is the top score divided)."""
     changes, previous = 0, 0
     for row in range(turns):
         if leaders[row] != previous:

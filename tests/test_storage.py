@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 import toygame
 
+from cgsim.games.contract import Row, TableRows
 from cgsim.play.bot_registry import resolve_bot
 from cgsim.play.match import GameOutcome, play_game
 from cgsim.play.storage import (
@@ -149,3 +150,21 @@ def test_resume_conflicts_ignore_the_worker_count() -> None:
     changed = {"command": "run", "engine_version": "2", "config": {"seed": 2, "workers": 1}}
     conflicts = resume_conflicts(before, changed)
     assert conflicts == ["engine_version: '1' then, '2' now", "seed: 1 then, 2 now"]
+
+
+def test_columns_of_rows_held_as_tuples_equal_those_of_the_same_rows_as_dicts() -> None:
+    held = TableRows(("game_id", "seat", "size"), [(1, 0, 3), (1, 1, 4)])
+    parts: list[list[Row] | TableRows] = [
+        [{"game_id": 0, "seat": 0, "size": 2}],
+        held,
+        TableRows(("game_id", "seat", "size"), []),
+        [{"game_id": 2, "seat": 1, "extra": True}],
+        TableRows(("game_id", "seat", "late"), [(3, 0, "x")]),
+    ]
+    flat = [row for part in parts for row in part]
+    columns = Columns.from_parts(parts)
+    expected = Columns.from_rows(flat)
+    assert columns.count == expected.count == 5
+    assert columns.data == expected.data
+    assert list(columns.data) == ["game_id", "seat", "size", "extra", "late"]
+    assert Columns.from_parts([]).data == {} and Columns.from_parts([held]).count == 2

@@ -68,7 +68,9 @@ class GameOutcome:
 
     game: Row
     seats: list[Row]
-    tables: dict[str, list[Row]]
+    tables: dict[str, Sequence[Row]]
+    """Each game-specific table's rows: a list of dicts, or the game's ``TableRows`` (tuples
+    under one header, read as dicts)."""
     record: dict[str, Any] | None
     error: GameError | None
 

@@ -102,9 +102,7 @@ class Batch:
             games=Columns.from_rows([outcome.game for outcome in outcomes]),
             seats=Columns.from_rows([row for outcome in outcomes for row in outcome.seats]),
             tables={
-                name: Columns.from_rows(
-                    [row for outcome in outcomes for row in outcome.tables.get(name, ())]
-                )
+                name: Columns.from_parts([outcome.tables.get(name, ()) for outcome in outcomes])
                 for name in names
             },
             records=[

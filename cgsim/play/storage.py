@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 import zstandard
 
-from cgsim.games.contract import Row, Schema
+from cgsim.games.contract import Row, Schema, TableRows
 from cgsim.games.recordio import iter_records
 from cgsim.play.manifest import read_manifest_data
 from cgsim.play.results import (
@@ -110,6 +110,27 @@ class Columns:
         return cls(len(rows), {name: [row.get(name) for row in rows] for name in names})
 
     @classmethod
+    def from_parts(cls, parts: Sequence[Sequence[Row]]) -> Columns:
+        """Columns of several games' rows, in order: each game's a list of dicts or a
+        :class:`TableRows`, whose columns are taken whole (no dict built for a row)."""
+        out: Columns | None = None
+        rows: list[Row] = []
+        for part in parts:
+            if type(part) is not TableRows:
+                rows.extend(part)
+                continue
+            if rows:
+                out = _joined(out, cls.from_rows(rows))
+                rows = []
+            values = part.values
+            columns = [list(column) for column in zip(*values, strict=True)]
+            data = dict(zip(part.names, columns, strict=True)) if values else {}
+            out = _joined(out, cls(len(values), data or {name: [] for name in part.names}))
+        if rows or out is None:
+            out = _joined(out, cls.from_rows(rows))
+        return out
+
+    @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> Columns:
         """Columns of a stored frame."""
         return cls(frame.height, frame.to_dict(as_series=False))
@@ -118,9 +139,11 @@ class Columns:
         return (Columns, (self.count, self.data))
 
     def extend(self, other: Columns) -> None:
-        """Append another batch of rows of the same table."""
-        for name in other.data.keys() - self.data.keys():
-            self.data[name] = [None] * self.count
+        """Append another batch of rows of the same table (a column new to this one is
+        added after the others, in the other's order, and null in this one's rows)."""
+        for name in other.data:
+            if name not in self.data:
+                self.data[name] = [None] * self.count
         for name, column in self.data.items():
             values = other.data.get(name)
             column.extend(values if values is not None else [None] * other.count)
@@ -129,6 +152,14 @@ class Columns:
     def row(self, index: int) -> Row:
         """One row back as a dict."""
         return {name: column[index] for name, column in self.data.items()}
+
+
+def _joined(first: Columns | None, second: Columns) -> Columns:
+    """``first`` extended by ``second`` (``second`` itself when there is no first)."""
+    if first is None:
+        return second
+    first.extend(second)
+    return first
 
 
 class TableSchemas:

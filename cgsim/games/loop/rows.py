@@ -78,20 +78,26 @@ def extend(core: Row, extra: Row) -> Row:
 
 _LEAD_NAMES = ("game_id", "block", "seat", "bot")
 """The columns that lead a game-specific table's rows."""
+_NO_SEAT_LEAD = ("game_id", "block", "seat")
+"""The lead of a row that names no seat (its seat null, no bot)."""
 
 
-def table_rows(rows: Sequence[Row], game_id: int, block: int, labels: Sequence[str]) -> list[Row]:
+def table_rows(
+    rows: Sequence[Row], game_id: int, block: int, labels: Sequence[str]
+) -> Sequence[Row]:
     """The rows of a game-specific table, each led by ``game_id, block, seat`` (and the
     seat's ``bot`` label when the row names a seat); as :func:`extend` (the lead is
     ``core``), with one lead per seat built once for all of a game's rows. Rows held as
-    :class:`TableRows` become dicts here, each built once."""
+    :class:`TableRows` stay tuples (see :func:`_led_tuples`)."""
+    if type(rows) is TableRows:
+        led = _led_tuples(rows, game_id, block, labels)
+        if led is not None:
+            return led
     players = len(labels)
     leads: list[Row] = [
         {"game_id": game_id, "block": block, "seat": seat, "bot": labels[seat]}
         for seat in range(players)
     ]
-    if type(rows) is TableRows:
-        return _from_tuples(rows, leads, game_id, block, labels)
     out: list[Row] = []
     for row in rows:
         seat: Any = row.get("seat")
@@ -102,28 +108,53 @@ def table_rows(rows: Sequence[Row], game_id: int, block: int, labels: Sequence[s
     return out
 
 
-def _from_tuples(
-    table: TableRows, leads: list[Row], game_id: int, block: int, labels: Sequence[str]
-) -> list[Row]:
-    """:func:`table_rows` of rows held as tuples: a row naming a seat is its seat's lead
-    copied, then its own columns set one by one (no second dict, no merge)."""
+class _Layout:
+    """Where a table's lead and own columns are, worked out once per header."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.seated = "seat" in names
+        lead_names = _LEAD_NAMES if self.seated else _NO_SEAT_LEAD
+        self.own = [index for index, name in enumerate(names) if name not in lead_names]
+        self.names = lead_names + tuple(names[index] for index in self.own)
+        """The led rows' header: the lead's names, then the table's own."""
+        self.at = names.index("seat") if self.seated else -1
+        self.tail = self.at == 0 and self.own == list(range(1, len(names)))
+        """Whether a row's own values are its tuple after the seat (the usual case)."""
+
+
+_LAYOUTS: dict[tuple[str, ...], _Layout] = {}
+"""Every header seen, its layout (a game's tables have a few headers, the same each game)."""
+
+
+def _led_tuples(
+    table: TableRows, game_id: int, block: int, labels: Sequence[str]
+) -> TableRows | None:
+    """:func:`table_rows` of rows held as tuples, kept as tuples: each row is its lead's
+    values, then its own (a dict a row would cost ten times as much, and the run's
+    workers turn rows into columns anyway). None when a row's seat is not one of the
+    game's seats as an int: such a table is led row by row, as dicts."""
+    layout = _LAYOUTS.get(table.names)
+    if layout is None:
+        layout = _LAYOUTS[table.names] = _Layout(table.names)
+    own = layout.own
+    out: list[tuple[Any, ...]] = []
+    if not layout.seated:
+        lead: tuple[Any, ...] = (game_id, block, None)
+        for values in table.values:
+            out.append(lead + tuple([values[index] for index in own]))
+        return TableRows(layout.names, out)
     players = len(labels)
-    names = table.names
-    at = names.index("seat") if "seat" in names else -1
-    own = [index for index, name in enumerate(names) if name not in _LEAD_NAMES]
-    own_names = [names[index] for index in own]
-    out: list[Row] = []
+    at, tail = layout.at, layout.tail
+    leads = [(game_id, block, seat, labels[seat]) for seat in range(players)]
     for values in table.values:
-        seat: Any = values[at] if at >= 0 else None
-        if type(seat) is int and 0 <= seat < players:
-            row = leads[seat].copy()
-            for position in range(len(own)):
-                row[own_names[position]] = values[own[position]]
-            out.append(row)
+        seat: Any = values[at]
+        if type(seat) is not int or not 0 <= seat < players:
+            return None
+        if tail:
+            out.append(leads[seat] + values[1:])
         else:
-            lead = _odd_lead(seat, game_id, block, labels)
-            out.append(_led(lead, dict(zip(names, values, strict=True))))
-    return out
+            out.append(leads[seat] + tuple([values[index] for index in own]))
+    return TableRows(layout.names, out)
 
 
 def _odd_lead(seat: Any, game_id: int, block: int, labels: Sequence[str]) -> Row:
@@ -153,7 +184,7 @@ def finished_rows(
     result: GameResult,
     summary: GameSummary,
     wall_time: float,
-) -> tuple[Row, list[Row], dict[str, list[Row]]]:
+) -> tuple[Row, list[Row], dict[str, Sequence[Row]]]:
     """A finished game's row, its seats' rows and its tables' rows."""
     end = result.end
     row = game_row(

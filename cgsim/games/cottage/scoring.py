@@ -219,16 +219,41 @@ def player_score(rules: Rules, player: Player) -> int:
     )
 
 
+def _ahead(points: list[int], hives: list[int], seat: int, other: int) -> bool:
+    """Whether ``seat`` finishes ahead of ``other``: more points, or as many and a larger
+    beehive."""
+    return points[seat] > points[other] or (
+        points[seat] == points[other] and hives[seat] > hives[other]
+    )
+
+
 def result_of(state: State) -> GameResult:
     """Scores (cubes + beehives), winners (beehive tie-break, shared wins) and ranks."""
     rules = state.rules
-    scores = tuple(float(player_score(rules, p)) for p in state.players)
-    keys = [(scores[i], p.beehive) for i, p in enumerate(state.players)]
-    best = max(keys)
-    winners = tuple(i for i, key in enumerate(keys) if key == best)
-    ranks = []
-    for key in keys:
-        ahead = sum(1 for other in keys if other > key)
-        tied = sum(1 for other in keys if other == key)
+    # Each seat's key is its score, then its beehive (the tie-break): compared by plain
+    # loops over ints (compiled, tuples of keys are compared as objects).
+    points = [player_score(rules, p) for p in state.players]
+    hives = [p.beehive for p in state.players]
+    seats = len(points)
+    best = 0
+    for seat in range(1, seats):
+        if _ahead(points, hives, seat, best):
+            best = seat
+    winners = tuple(
+        [
+            seat
+            for seat in range(seats)
+            if points[seat] == points[best] and hives[seat] == hives[best]
+        ]
+    )
+    ranks: list[float] = []
+    for seat in range(seats):
+        ahead = tied = 0
+        for other in range(seats):
+            if _ahead(points, hives, other, seat):
+                ahead += 1
+            elif points[other] == points[seat] and hives[other] == hives[seat]:
+                tied += 1
         ranks.append(ahead + (tied + 1) / 2)
+    scores = tuple([float(point) for point in points])
     return GameResult(scores, winners, state.end or "running", state.turn, tuple(ranks))

@@ -118,7 +118,8 @@ class Summary:
         boards: list[list[tuple[str, str] | None]],
     ) -> None:
         self.players = players
-        self.tracks = tracks
+        self.tracks: dict[str, list[int]] = {color: list(track) for color, track in tracks.items()}
+        """Each color's track values, as lists (read natively, not through ``Sequence``)."""
         self.solo = solo
         self.printed = printed
         self.masks = [[self._printed(board) for board in beds] for beds in boards]
@@ -157,11 +158,15 @@ class Summary:
 
     def running(self) -> list[int]:
         """Every seat's running score: its cubes' track values and its beehive."""
-        tracks = self.tracks
-        return [
-            sum(tracks[color][i] for color, cubes in seat.items() for i in cubes) + beehive
-            for seat, beehive in zip(self.positions, self.beehives, strict=True)
-        ]
+        out: list[int] = []
+        for seat, beehive in enumerate(self.beehives):
+            total = beehive
+            for color, cubes in self.positions[seat].items():
+                track = self.tracks[color]
+                for index in cubes:
+                    total += track[index]
+            out.append(total)
+        return out
 
     def turn(self, n: int, seat: int, final_round: bool) -> None:
         """A turn starts (the previous one, if any, has ended)."""
@@ -277,8 +282,9 @@ class Summary:
             positions = self.positions[seat]
             for color, columns in self.cube_columns:
                 track = self.tracks[color]
-                for column, index in zip(columns, positions[color], strict=True):
-                    row[column] = track[index]
+                cubes = positions[color]
+                for cube in range(len(columns)):
+                    row[columns[cube]] = track[cubes[cube]]
             row["beehives"] = beehives[seat]
         game: Row = {
             "final_round_turns": self.final_round_turns,

@@ -57,16 +57,22 @@ def _members(mask: int) -> int:
     return count
 
 
-def _tops(series: list[float], seats: int) -> tuple[list[float], list[int], float]:
-    """Every row's top score and the seats that have it (a mask), and the scale of the
-    scores (the largest absolute score, at least 1), in one pass."""
+def _tops(
+    series: list[float], seats: int, sole: int
+) -> tuple[list[float], list[int], float, float]:
+    """Every row's top score and the seats that have it (a mask), the scale of the
+    scores (the largest absolute score, at least 1), and, for a sole winner ``sole`` (a
+    seat, else ``NOBODY``), its comeback as :func:`_comeback` finds it, in one pass."""
     tops: list[float] = []
     leaders: list[int] = []
     top, mask, seat = 0.0, 0, 0
     scale = 1.0
+    mine, worst, row = 0.0, -math.inf, 0
     for value in series:
         if abs(value) > scale:
             scale = abs(value)
+        if seat == sole:
+            mine = value
         if seat == 0:
             top, mask = value, 1
         elif value > top:
@@ -77,8 +83,11 @@ def _tops(series: list[float], seats: int) -> tuple[list[float], list[int], floa
         if seat == seats:
             tops.append(top)
             leaders.append(mask)
+            if row > 0 and top - mine > worst:
+                worst = top - mine
+            row += 1
             seat = 0
-    return tops, leaders, scale
+    return tops, leaders, scale, worst
 
 
 def _comeback(series: list[float], tops: list[float], seats: int, won: int) -> float:
@@ -158,12 +167,13 @@ class Drama:
         series = self.start + self.scores[: (turns - 1) * seats]
         for score in final:
             series.append(float(score))
-        tops, leaders, scale = _tops(series, seats)
+        sole = NOBODY if won & (won - 1) else won.bit_length() - 1
+        tops, leaders, scale, comeback = _tops(series, seats, sole)
         out["lead_changes"] = float(_lead_changes(leaders))
         for name, point in zip(_POINT_NAMES, POINTS, strict=True):
             at = leaders[max(1, math.ceil(point * turns))]
             out[name] = _members(at & won) / _members(at)
-        out["comeback"] = _comeback(series, tops, seats, won)
+        out["comeback"] = comeback if sole != NOBODY else _comeback(series, tops, seats, won)
         led = 0
         for row in range(1, turns + 1):
             if leaders[row] & won:

@@ -36,7 +36,7 @@ from cgsim.games.cottage.state import (
     Rules,
     State,
 )
-from cgsim.games.drama import Drama
+from cgsim.games.drama import NOBODY, Drama
 
 _SEAT_COUNTERS = (
     "beds_completed",
@@ -147,10 +147,10 @@ class Summary:
         self.drama = Drama(self.totals)
         self.movers: list[int] = []
         self.turn_totals: list[float] = []
-        self.final_rounds: list[bool] = []
-        """Every turn's mover and final-round mark (the current turn's included) and the
-        running scores (a value per seat) after every ended turn, handed to the drama fold
-        at the end."""
+        self.first_final = NOBODY
+        """Every turn's mover (the current turn's included), the running scores (a value
+        per seat) after every ended turn, and the index of the final round's first turn,
+        handed to the drama fold at the end."""
 
     def _printed(self, board: tuple[str, str] | None) -> int:
         """The printed cells of a board side (none for no board)."""
@@ -174,12 +174,13 @@ class Summary:
             self.turn_totals.extend(self.totals)
         self.n, self.seat, self.final_round = n, seat, bool(final_round)
         self.movers.append(seat)
-        self.final_rounds.append(self.final_round)
         # `x = x + 1`: compiled, an augmented item assignment is a generic add.
         counts = self.counts[seat]
         counts[TURNS_TAKEN] = counts[TURNS_TAKEN] + 1
         if self.final_round:
             self.final_round_turns += 1
+            if self.first_final == NOBODY:
+                self.first_final = len(self.movers) - 1
 
     def event(self, event: dict[str, Any]) -> None:
         """One event of the current turn (as a record holds it)."""
@@ -271,10 +272,10 @@ class Summary:
     ) -> GameSummary:
         """The summary, once every event is in (``beehives``: each seat's beehive points;
         ``winners`` and final ``scores`` of a finished game, empty otherwise)."""
-        movers, final_rounds = self.movers, self.final_rounds
+        movers = self.movers
         if movers:
             self.turn_totals.extend(self.totals)
-        self.drama.observe_turns(movers, self.turn_totals, final_rounds)
+        self.drama.observe_turns(movers, self.turn_totals, self.first_final)
         seats: list[Row] = []
         for seat, counts in enumerate(self.counts):
             row: Row = {name: counts[i] for i, name in enumerate(_SEAT_COUNTERS)}

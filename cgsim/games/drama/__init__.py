@@ -8,6 +8,6 @@ COMPILED = ("fold",)
 
 guard(__name__, COMPILED)
 
-from cgsim.games.drama.fold import DRAMA_COLUMNS, DRAMA_NAMES, POINTS, Drama  # noqa: E402
+from cgsim.games.drama.fold import DRAMA_COLUMNS, DRAMA_NAMES, NOBODY, POINTS, Drama  # noqa: E402
 
-__all__ = ["DRAMA_COLUMNS", "DRAMA_NAMES", "POINTS", "Drama"]
+__all__ = ["DRAMA_COLUMNS", "DRAMA_NAMES", "NOBODY", "POINTS", "Drama"]

@@ -133,24 +133,29 @@ class Drama:
         """Every seat's running score after each turn, ``seats`` values a turn, as floats
         (every column is a float)."""
         self.movers: list[int] = []
-        self.final_round: list[bool] = []
+        self.first_final = NOBODY
+        """The index of the first turn of the final round, NOBODY before one is seen."""
 
     def observe(self, mover: int, scores: Sequence[float], final_round: bool = False) -> None:
-        """The turn of ``mover`` has ended with these running scores."""
+        """The turn of ``mover`` has ended with these running scores (``final_round``:
+        the turn was one of the final round)."""
+        if final_round and self.first_final == NOBODY:
+            self.first_final = len(self.movers)
         self.movers.append(mover)
         self.scores.extend([float(score) for score in scores])
-        self.final_round.append(final_round)
 
     def observe_turns(
-        self, movers: Sequence[int], scores: Sequence[float], final_round: Sequence[bool]
+        self, movers: Sequence[int], scores: Sequence[float], first_final: int = NOBODY
     ) -> None:
         """Many turns at once, as :meth:`observe` one by one (``scores``: ``seats`` floats
-        a turn, taken as they are). A game's summary keeps its own series as it goes and
-        hands it over here in one call: a call into this module from a game's costs more
-        than a list append."""
+        a turn, taken as they are; ``first_final``: the index among these turns of the
+        final round's first, or NOBODY). A game's summary keeps its own series as it goes
+        and hands it over here in one call: a call into this module from a game's costs
+        more than a list append."""
+        if first_final != NOBODY and self.first_final == NOBODY:
+            self.first_final = len(self.movers) + first_final
         self.movers.extend(movers)
         self.scores.extend(scores)
-        self.final_round.extend(final_round)
 
     def columns(self, winners: Sequence[int], final: Sequence[float]) -> dict[str, float | None]:
         """The per-game columns; the last observation takes the final scores (end-of-game
@@ -191,9 +196,8 @@ class Drama:
     def _first_final_turn(self, turns: int) -> int:
         """The index of the final round's first turn: the first marked final, or else the
         last round (one turn per seat)."""
-        for turn in range(turns):
-            if self.final_round[turn]:
-                return turn
+        if self.first_final != NOBODY:
+            return self.first_final
         return max(0, turns - self.seats)
 
     def _kingmaker(self, series: list[float], first_final: int) -> float | None:

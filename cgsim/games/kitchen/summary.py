@@ -163,7 +163,7 @@ class Counts:
             turn > window_start and seat == runner_up for turn, seat in self.attacks
         )
         game["winner_task"] = tasks[winners[0]] if winners else None
-        self.drama.observe_turns(self.movers, self.turn_plants, [False] * len(self.movers))
+        self.drama.observe_turns(self.movers, self.turn_plants)
         game.update(self.drama.columns(winners, result["plants"]))
         for seat, row in enumerate(seats):
             row["task"] = tasks[seat]

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cgsim.games.drama import DRAMA_NAMES, POINTS, Drama
+from cgsim.games.drama import DRAMA_NAMES, NOBODY, POINTS, Drama
 
 
 def _leaders(scores: Sequence[float]) -> frozenset[int]:
@@ -116,3 +116,25 @@ def test_the_fold_gives_the_defined_columns_exactly(game: tuple[Any, ...]) -> No
     got = drama.columns(winners, final)
     assert got == reference_columns(start, observed, winners, final)
     assert all(type(value) is float for value in got.values() if value is not None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(games(), st.integers(0, 30))
+def test_turns_handed_over_at_once_give_the_columns_of_turns_observed_one_by_one(
+    game: tuple[Any, ...], split: int
+) -> None:
+    # A game's summary hands its turns over in one call, with the index of the final
+    # round's first turn: the columns must be those of the same turns observed one by one.
+    start, observed, winners, final = game
+    one_by_one = Drama(start)
+    for mover, row, final_round in observed:
+        one_by_one.observe(mover, row, final_round)
+    at_once = Drama(start)
+    for part in (observed[:split], observed[split:]):
+        marked = [i for i, (_, _, final_round) in enumerate(part) if final_round]
+        at_once.observe_turns(
+            [mover for mover, _, _ in part],
+            [float(score) for _, row, _ in part for score in row],
+            marked[0] if marked else NOBODY,
+        )
+    assert at_once.columns(winners, final) == one_by_one.columns(winners, final)

@@ -13,7 +13,14 @@ from hypothesis import strategies as st
 
 from cgsim.api import simulate
 from cgsim.games.cottage.record import TURN_MARKER
-from cgsim.games.cottage.state import EVENT_KINDS, KIND_OTHER, turn_kind
+from cgsim.games.cottage.state import (
+    EVENT_KINDS,
+    KIND_OTHER,
+    KIND_TURN,
+    turn_final,
+    turn_kind,
+    turn_seat,
+)
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import resolve_bot
 from cgsim.play.match import GameOutcome, play_game
@@ -99,3 +106,11 @@ def test_every_state_names_the_kind_of_each_of_its_events(
             break
         legal = game.legal_actions(state)
         state = game.apply(state, legal[rng.randrange(len(legal))])
+
+
+def test_a_turn_markers_kind_gives_back_its_seat_and_final_round() -> None:
+    for seat in range(4):
+        for final_round in (False, True):
+            kind = turn_kind(seat, final_round)
+            assert kind >= KIND_TURN and kind not in EVENT_KINDS.values()
+            assert (turn_seat(kind), turn_final(kind)) == (seat, final_round)

@@ -42,8 +42,9 @@ class TableRows(Sequence[Row]):
     """A table's rows held as tuples under one header, and seen as a sequence of rows.
 
     A game's summary adds a tuple a row as the game goes (a dict a row costs several
-    times as much), and the loop builds each row's dict once, led by its game's ids
-    (:func:`cgsim.games.loop.rows.table_rows`); anything else reads the rows as dicts.
+    times as much), the loop leads each tuple with its game's ids
+    (:func:`cgsim.games.loop.rows.table_rows`) and a run's worker takes the columns
+    whole; anything else reads the rows as dicts.
     """
 
     __slots__ = ("names", "values")
@@ -64,12 +65,16 @@ class TableRows(Sequence[Row]):
 
     def __getitem__(self, index: int | slice) -> Row | list[Row]:
         if isinstance(index, slice):
-            return [dict(zip(self.names, values, strict=True)) for values in self.values[index]]
-        return dict(zip(self.names, self.values[index], strict=True))
+            return [self._row(values) for values in self.values[index]]
+        return self._row(self.values[index])
 
     def __iter__(self) -> Iterator[Row]:
         for values in self.values:
-            yield dict(zip(self.names, values, strict=True))
+            yield self._row(values)
+
+    def _row(self, values: tuple[Any, ...]) -> Row:
+        """One row as a dict."""
+        return dict(zip(self.names, values, strict=True))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TableRows):
@@ -103,6 +108,7 @@ class GameResult(NamedTuple):
 
 
 _NO_TABLES: Mapping[str, Sequence[Row]] = MappingProxyType({})
+"""No extra tables: the default of every summary, shared, so read-only."""
 
 
 class GameSummary(NamedTuple):

@@ -113,22 +113,18 @@ class Columns:
     def from_parts(cls, parts: Sequence[Sequence[Row]]) -> Columns:
         """Columns of several games' rows, in order: each game's a list of dicts or a
         :class:`TableRows`, whose columns are taken whole (no dict built for a row)."""
-        out: Columns | None = None
-        rows: list[Row] = []
+        out = cls()
         for part in parts:
-            if type(part) is not TableRows:
-                rows.extend(part)
-                continue
-            if rows:
-                out = _joined(out, cls.from_rows(rows))
-                rows = []
-            values = part.values
-            columns = [list(column) for column in zip(*values, strict=True)]
-            data = dict(zip(part.names, columns, strict=True)) if values else {}
-            out = _joined(out, cls(len(values), data or {name: [] for name in part.names}))
-        if rows or out is None:
-            out = _joined(out, cls.from_rows(rows))
+            out.extend(cls.from_tuples(part) if type(part) is TableRows else cls.from_rows(part))
         return out
+
+    @classmethod
+    def from_tuples(cls, table: TableRows) -> Columns:
+        """Columns of rows held as tuples."""
+        values = table.values
+        return cls(
+            len(values), {name: [row[i] for row in values] for i, name in enumerate(table.names)}
+        )
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> Columns:
@@ -152,14 +148,6 @@ class Columns:
     def row(self, index: int) -> Row:
         """One row back as a dict."""
         return {name: column[index] for name, column in self.data.items()}
-
-
-def _joined(first: Columns | None, second: Columns) -> Columns:
-    """``first`` extended by ``second`` (``second`` itself when there is no first)."""
-    if first is None:
-        return second
-    first.extend(second)
-    return first
 
 
 class TableSchemas:

@@ -227,6 +227,11 @@ def _ahead(points: list[int], hives: list[int], seat: int, other: int) -> bool:
     )
 
 
+def _level(points: list[int], hives: list[int], seat: int, other: int) -> bool:
+    """Whether ``seat`` and ``other`` finish level: as many points and as large a beehive."""
+    return points[seat] == points[other] and hives[seat] == hives[other]
+
+
 def result_of(state: State) -> GameResult:
     """Scores (cubes + beehives), winners (beehive tie-break, shared wins) and ranks."""
     rules = state.rules
@@ -239,20 +244,14 @@ def result_of(state: State) -> GameResult:
     for seat in range(1, seats):
         if _ahead(points, hives, seat, best):
             best = seat
-    winners = tuple(
-        [
-            seat
-            for seat in range(seats)
-            if points[seat] == points[best] and hives[seat] == hives[best]
-        ]
-    )
+    winners = tuple([seat for seat in range(seats) if _level(points, hives, seat, best)])
     ranks: list[float] = []
     for seat in range(seats):
         ahead = tied = 0
         for other in range(seats):
             if _ahead(points, hives, other, seat):
                 ahead += 1
-            elif points[other] == points[seat] and hives[other] == hives[seat]:
+            elif _level(points, hives, other, seat):
                 tied += 1
         ranks.append(ahead + (tied + 1) / 2)
     scores = tuple([float(point) for point in points])

@@ -62,6 +62,16 @@ def turn_kind(seat: int, final_round: bool) -> int:
     return KIND_TURN + 2 * seat + (1 if final_round else 0)
 
 
+def turn_seat(kind: int) -> int:
+    """The seat whose turn a turn marker's kind (``kind >= KIND_TURN``) starts."""
+    return (kind - KIND_TURN) >> 1
+
+
+def turn_final(kind: int) -> bool:
+    """Whether a turn marker's kind (``kind >= KIND_TURN``) starts a final-round turn."""
+    return (kind - KIND_TURN) & 1 == 1
+
+
 ORANGE: Final = 0
 BLUE: Final = 1
 COLOR_NAMES: Final = ("orange", "blue")

@@ -35,6 +35,8 @@ from cgsim.games.cottage.state import (
     SIDE_NAMES,
     Rules,
     State,
+    turn_final,
+    turn_seat,
 )
 from cgsim.games.drama import NOBODY, Drama
 
@@ -87,7 +89,7 @@ _TILE_COLUMNS: Final = ("seat", "kind", "size", "covered", "turn", "final_round"
 _SIZE: Final = 5
 """Cells per row of a bed: cell ``(r, c)`` is bit ``r * 5 + c`` of a mask (``components``)."""
 
-_KINDS: Final[dict[str, str]] = {}
+_TILE_KINDS: Final[dict[str, str]] = {}
 """Each tile id's kind (the id without its copy number), as first seen: the same in every
 game, and a few dozen ids in all."""
 
@@ -209,9 +211,9 @@ class Summary:
                         covered += 1
                 mine[FEATURES_COVERED] = mine[FEATURES_COVERED] + covered
             tile = str(event["tile"])
-            shape = _KINDS.get(tile)
+            shape = _TILE_KINDS.get(tile)
             if shape is None:
-                shape = _KINDS[tile] = tile.rsplit("-", 1)[0]
+                shape = _TILE_KINDS[tile] = tile.rsplit("-", 1)[0]
             self.taken.append((seat, shape, len(cells), covered, self.n, self.final_round))
         elif kind == KIND_TAKE_POT:
             mine[POTS_TAKEN] = mine[POTS_TAKEN] + 1
@@ -357,8 +359,7 @@ class CottageTally:
         for index in range(len(kinds)):
             kind = kinds[index]
             if kind >= KIND_TURN:
-                mark = kind - KIND_TURN
-                summary.turn(summary.n + 1, mark >> 1, mark & 1 == 1)
+                summary.turn(summary.n + 1, turn_seat(kind), turn_final(kind))
             elif kind != KIND_OTHER:
                 summary.count(kind, events[index])
 

@@ -21,7 +21,7 @@ ENGINE_SOURCES := $(wildcard cgsim/games/cottage/*.py cgsim/games/kitchen/*.py c
 $(STAMP): pyproject.toml setup.py
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet 'setuptools>=70.1' 'mypy>=1.10'
+	$(PY) -m pip install --quiet 'setuptools>=70.1' 'mypy>=2.4'
 	CGSIM_PURE_PYTHON=1 $(PY) -m pip install --quiet --no-build-isolation -e '.[dev]'
 	$(PY) setup.py --quiet build_ext --inplace
 	touch $(STAMP) $(COMPILED)

@@ -10,6 +10,8 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from librt.vecs import vec
+from mypy_extensions import i64
 
 from cgsim.games.drama import DRAMA_NAMES, NOBODY, POINTS, Drama
 
@@ -133,8 +135,8 @@ def test_turns_handed_over_at_once_give_the_columns_of_turns_observed_one_by_one
     for part in (observed[:split], observed[split:]):
         marked = [i for i, (_, _, final_round) in enumerate(part) if final_round]
         at_once.observe_turns(
-            [mover for mover, _, _ in part],
-            [float(score) for _, row, _ in part for score in row],
+            vec[i64]([mover for mover, _, _ in part]),
+            vec[float]([float(score) for _, row, _ in part for score in row]),
             marked[0] if marked else NOBODY,
         )
     assert at_once.columns(winners, final) == one_by_one.columns(winners, final)

@@ -12,6 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from librt.vecs import append, extend, vec
+from mypy_extensions import i64
+
 from cgsim.games.contract import GameResult, GameSummary, Row, TableRows
 from cgsim.games.cottage.components import Printed, printed_cells
 from cgsim.games.cottage.state import (
@@ -143,13 +146,14 @@ class Summary:
         self.final_round = False
         self.beehives = [0] * players
         """Per seat, the beehive points it holds so far."""
-        self.totals = [float(total) for total in self.running()]
+        start = self.running()
+        self.totals = vec[float]([float(total) for total in start])
         """Per seat, :meth:`running` kept up to date event by event (it is read every turn),
-        as floats: the drama fold reads floats, and converting its series costs more."""
-        self.drama = Drama(self.totals)
-        self.movers: list[int] = []
-        self.turn_totals: list[float] = []
-        self.first_final = NOBODY
+        as unboxed floats: the drama fold reads floats."""
+        self.drama = Drama(start)
+        self.movers = vec[i64]()
+        self.turn_totals = vec[float]()
+        self.first_final: i64 = NOBODY
         """Every turn's mover (the current turn's included), the running scores (a value
         per seat) after every ended turn, and the index of the final round's first turn,
         handed to the drama fold at the end."""
@@ -172,10 +176,10 @@ class Summary:
 
     def turn(self, n: int, seat: int, final_round: bool) -> None:
         """A turn starts (the previous one, if any, has ended)."""
-        if self.movers:
-            self.turn_totals.extend(self.totals)
+        if len(self.movers):
+            self.turn_totals = extend(self.turn_totals, self.totals)
         self.n, self.seat, self.final_round = n, seat, bool(final_round)
-        self.movers.append(seat)
+        self.movers = append(self.movers, seat)
         # `x = x + 1`: compiled, an augmented item assignment is a generic add.
         counts = self.counts[seat]
         counts[TURNS_TAKEN] = counts[TURNS_TAKEN] + 1
@@ -275,8 +279,8 @@ class Summary:
         """The summary, once every event is in (``beehives``: each seat's beehive points;
         ``winners`` and final ``scores`` of a finished game, empty otherwise)."""
         movers = self.movers
-        if movers:
-            self.turn_totals.extend(self.totals)
+        if len(movers):
+            self.turn_totals = extend(self.turn_totals, self.totals)
         self.drama.observe_turns(movers, self.turn_totals, self.first_final)
         seats: list[Row] = []
         for seat, counts in enumerate(self.counts):

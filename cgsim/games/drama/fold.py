@@ -8,9 +8,11 @@ series into the per-game columns of :data:`DRAMA_COLUMNS`. Both ways of summariz
 game (from its record, or from a tally while it is played) feed the same series, so they
 give the same columns. Definitions in words: ``docs/drama.md``.
 
-It runs once per game of every run, so it keeps the series flat (one list of floats,
-``seats`` per turn) and a set of seats as a bit mask: a game's columns then cost a few
-microseconds, not the hundreds that tuples and sets of seats per turn cost.
+It runs once per game of every run, so it keeps the series flat (``seats`` values a
+turn) in a ``vec[float]``, an array of unboxed floats: compiled, reading a value is a
+load, where a list's boxed float costs a few dozen instructions, and each value is read
+three or four times. A set of seats is a bit mask. The summaries build their series as
+vecs too and hand them over whole.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import Final
+
+from librt.vecs import append, extend, vec
+from mypy_extensions import i64
 
 from cgsim.games.contract import Column, ColumnType
 
@@ -48,69 +53,81 @@ _NO_COLUMNS: Final[dict[str, float | None]] = dict.fromkeys(DRAMA_NAMES)
 """Every column null: a game's columns start as a copy."""
 
 
-def _members(mask: int) -> int:
+def _members(mask: i64) -> i64:
     """How many seats a mask holds."""
-    count = 0
+    count: i64 = 0
     while mask:
         mask &= mask - 1
         count += 1
     return count
 
 
-def _tops(
-    series: list[float], seats: int, sole: int
-) -> tuple[list[float], list[int], float, float]:
-    """Every row's top score and the seats that have it (a mask), the scale of the
-    scores (the largest absolute score, at least 1), and, for a sole winner ``sole`` (a
-    seat, else ``NOBODY``), its comeback as :func:`_comeback` finds it, in one pass."""
-    tops: list[float] = []
-    leaders: list[int] = []
-    top, mask, seat = 0.0, 0, 0
-    scale = 1.0
-    mine, worst, row = 0.0, -math.inf, 0
-    for value in series:
-        if abs(value) > scale:
-            scale = abs(value)
-        if seat == sole:
-            mine = value
-        if seat == 0:
-            top, mask = value, 1
-        elif value > top:
-            top, mask = value, 1 << seat
-        elif value == top:
-            mask |= 1 << seat
+def _first(mask: i64) -> i64:
+    """The lowest seat a (non-empty) mask holds: the seat whose score a row's top is."""
+    seat: i64 = 0
+    while not mask >> seat & 1:
         seat += 1
-        if seat == seats:
-            tops.append(top)
-            leaders.append(mask)
-            if row > 0 and top - mine > worst:
-                worst = top - mine
-            row += 1
-            seat = 0
-    return tops, leaders, scale, worst
+    return seat
 
 
-def _comeback(series: list[float], tops: list[float], seats: int, won: int) -> float:
-    """The least, over the winners, of the largest gap behind a turn's top score."""
+def _leaders(series: vec[float], seats: i64, sole: i64) -> tuple[vec[i64], float, float]:
+    """Every row's leaders (a mask of the seats with its top score), the scale of the
+    scores (the largest absolute score, at least 1), and, for a sole winner ``sole`` (a
+    seat, else ``NOBODY``), its comeback: its largest gap behind a row's top score after
+    the start, in one pass."""
+    leaders = vec[i64]()
+    scale = 1.0
+    worst = -math.inf
+    end: i64 = len(series)
+    at: i64 = 0
+    while at < end:
+        top = series[at]
+        if abs(top) > scale:
+            scale = abs(top)
+        mask: i64 = 1
+        seat: i64 = 1
+        while seat < seats:
+            value = series[at + seat]
+            if abs(value) > scale:
+                scale = abs(value)
+            if value > top:
+                top, mask = value, i64(1) << seat
+            elif value == top:
+                mask |= i64(1) << seat
+            seat += 1
+        leaders = append(leaders, mask)
+        if sole != NOBODY and at > 0 and top - series[at + sole] > worst:
+            worst = top - series[at + sole]
+        at += seats
+    return leaders, scale, worst
+
+
+def _comeback(series: vec[float], leaders: vec[i64], seats: i64, won: i64) -> float:
+    """The least, over the winners, of the largest gap behind a row's top score after the
+    start."""
     best = math.inf
+    rows: i64 = len(leaders)
     for winner in range(seats):
         if not won >> winner & 1:
             continue
-        column = series[winner::seats]
         worst = -math.inf
-        for row in range(1, len(tops)):
-            gap = tops[row] - column[row]
+        row: i64 = 1
+        while row < rows:
+            at = row * seats
+            gap = series[at + _first(leaders[row])] - series[at + winner]
             if gap > worst:
                 worst = gap
+            row += 1
         if worst < best:
             best = worst
     return best
 
 
-def _sole_leader_among(values: list[float], at: int, seats: int, skip: int) -> int:
+def _sole_leader_among(values: vec[float], at: i64, seats: i64, skip: i64) -> i64:
     """The one seat but ``skip`` with the top score of the row at ``at``, else NOBODY."""
     top = -math.inf
-    leader, tied = NOBODY, False
+    leader: i64 = NOBODY
+    tied = False
     for seat in range(seats):
         if seat == skip:
             continue
@@ -126,93 +143,99 @@ class Drama:
     """The running scores of one game, one observation per turn, in order."""
 
     def __init__(self, start: Sequence[float]) -> None:
-        self.seats = len(start)
-        self.start: list[float] = [float(score) for score in start]
+        self.seats: i64 = len(start)
+        self.start = vec[float]([float(score) for score in start])
         """Every seat's score before the first turn."""
-        self.scores: list[float] = []
+        self.scores = vec[float]()
         """Every seat's running score after each turn, ``seats`` values a turn, as floats
         (every column is a float)."""
-        self.movers: list[int] = []
-        self.first_final = NOBODY
+        self.movers = vec[i64]()
+        self.first_final: i64 = NOBODY
         """The index of the first turn of the final round, NOBODY before one is seen."""
 
-    def observe(self, mover: int, scores: Sequence[float], final_round: bool = False) -> None:
+    def observe(self, mover: i64, scores: Sequence[float], final_round: bool = False) -> None:
         """The turn of ``mover`` has ended with these running scores (``final_round``:
         the turn was one of the final round)."""
         if final_round and self.first_final == NOBODY:
             self.first_final = len(self.movers)
-        self.movers.append(mover)
-        self.scores.extend([float(score) for score in scores])
+        self.movers = append(self.movers, mover)
+        for score in scores:
+            self.scores = append(self.scores, float(score))
 
     def observe_turns(
-        self, movers: Sequence[int], scores: Sequence[float], first_final: int = NOBODY
+        self, movers: vec[i64], scores: vec[float], first_final: i64 = NOBODY
     ) -> None:
-        """Many turns at once, as :meth:`observe` one by one (``scores``: ``seats`` floats
-        a turn, taken as they are; ``first_final``: the index among these turns of the
-        final round's first, or NOBODY). A game's summary keeps its own series as it goes
-        and hands it over here in one call: a call into this module from a game's costs
-        more than a list append."""
+        """Many turns at once, as :meth:`observe` one by one (``scores``: ``seats`` values
+        a turn; ``first_final``: the index among these turns of the final round's first,
+        or NOBODY). A game's summary keeps its own series as it goes and hands it over
+        here in one call: a call into this module from a game's costs more than an
+        append."""
         if first_final != NOBODY and self.first_final == NOBODY:
             self.first_final = len(self.movers) + first_final
-        self.movers.extend(movers)
-        self.scores.extend(scores)
+        self.movers = extend(self.movers, movers)
+        self.scores = extend(self.scores, scores)
 
     def columns(self, winners: Sequence[int], final: Sequence[float]) -> dict[str, float | None]:
         """The per-game columns; the last observation takes the final scores (end-of-game
         scoring included). All null for a single seat, no turn or no winner."""
         out = _NO_COLUMNS.copy()
-        seats, turns = self.seats, len(self.movers)
-        won = 0
+        seats: i64 = self.seats
+        turns: i64 = len(self.movers)
+        won: i64 = 0
         for winner in winners:
-            won |= 1 << winner
+            won |= i64(1) << winner
         if seats < 2 or turns == 0 or won == 0:
             return out
-        # The series: the start row, then every turn's row, the last one final (joined as
-        # lists: the floats are shared, not unboxed and boxed again one by one).
-        series = self.start + self.scores[: (turns - 1) * seats]
+        # The series: the start row, then every turn's row, the last one final.
+        series = vec[float](capacity=(turns + 1) * seats)
+        series = extend(series, self.start)
+        series = extend(series, self.scores[: (turns - 1) * seats])
         for score in final:
-            series.append(float(score))
-        sole = NOBODY if won & (won - 1) else won.bit_length() - 1
-        tops, leaders, scale, comeback = _tops(series, seats, sole)
-        out["lead_changes"] = float(_lead_changes(leaders))
+            series = append(series, float(score))
+        count = float(turns)
+        sole: i64 = NOBODY if won & (won - 1) else _first(won)
+        leaders, scale, comeback = _leaders(series, seats, sole)
+        lead_changes, led, changes = _lead_counts(leaders, won, turns)
+        out["lead_changes"] = float(lead_changes)
         for name, point in zip(_POINT_NAMES, POINTS, strict=True):
-            at = leaders[max(1, math.ceil(point * turns))]
-            out[name] = _members(at & won) / _members(at)
-        out["comeback"] = comeback if sole != NOBODY else _comeback(series, tops, seats, won)
-        led = 0
-        for row in range(1, turns + 1):
-            if leaders[row] & won:
-                led += 1
-        out["winner_led"] = led / turns
+            at: i64 = leaders[max(1, math.ceil(point * count))]
+            out[name] = float(_members(at & won)) / float(_members(at))
+        out["comeback"] = comeback if sole != NOBODY else _comeback(series, leaders, seats, won)
+        out["winner_led"] = float(led) / count
         first_final = self._first_final_turn(turns)
         out["decided_final_round"] = 0.0 if leaders[first_final] & won else 1.0
         out["kingmaker"] = self._kingmaker(series, first_final)
-        lead_change, stability, drama = _ludii(series, tops, seats, turns, won, leaders, scale)
-        out["lead_change"] = lead_change
-        out["stability"] = stability
-        out["drama"] = drama
+        # Ludii's measures, on the states before each turn (the start, then after every
+        # turn but the last), as Ludii evaluates the state before each move.
+        out["lead_change"] = float(changes) / count
+        out["stability"] = _stability(series, seats, turns, scale)
+        out["drama"] = _drama(series, leaders, seats, turns, won, scale)
         return out
 
-    def _first_final_turn(self, turns: int) -> int:
+    def _first_final_turn(self, turns: i64) -> i64:
         """The index of the final round's first turn: the first marked final, or else the
         last round (one turn per seat)."""
         if self.first_final != NOBODY:
             return self.first_final
         return max(0, turns - self.seats)
 
-    def _kingmaker(self, series: list[float], first_final: int) -> float | None:
+    def _kingmaker(self, series: vec[float], first_final: i64) -> float | None:
         """1 when a final-round turn of the sole last-placed seat changed the sole leader
         among the other seats; null below three seats or with a shared last place."""
-        seats = self.seats
+        seats: i64 = self.seats
         if seats < 3:
             return None
-        turns = len(self.movers)
+        turns: i64 = len(self.movers)
         at_final = turns * seats
-        bottom = min(series[at_final : at_final + seats])
-        last = [seat for seat in range(seats) if series[at_final + seat] == bottom]
-        if len(last) != 1:
+        loser: i64 = 0
+        tied = False
+        for seat in range(1, seats):
+            if series[at_final + seat] < series[at_final + loser]:
+                loser, tied = seat, False
+            elif series[at_final + seat] == series[at_final + loser]:
+                tied = True
+        if tied:
             return None
-        loser = last[0]
         for turn in range(first_final, turns):
             if self.movers[turn] != loser:
                 continue
@@ -222,60 +245,70 @@ class Drama:
         return 0.0
 
 
-def _lead_changes(leaders: list[int]) -> int:
-    """Times the sole leader passed to another seat after the start (a shared lead keeps
-    the last one)."""
-    changes, current = 0, 0
-    for row in range(1, len(leaders)):
-        at = leaders[row]
-        if at & (at - 1):
-            continue
-        if current and at != current:
+def _lead_counts(leaders: vec[i64], won: i64, turns: i64) -> tuple[i64, i64, i64]:
+    """From the rows' leaders: the times the sole leader passed to another seat after the
+    start (a shared lead keeps the last one); the turns after which a winner led; and
+    Ludii's changes of the leaders over the states before each turn (the start counts as
+    a change from no leader)."""
+    lead_changes: i64 = 0
+    led: i64 = 0
+    changes: i64 = 0
+    current: i64 = 0
+    previous: i64 = 0
+    rows: i64 = len(leaders)
+    for row in range(rows):
+        at: i64 = leaders[row]
+        if row < turns and at != previous:
             changes += 1
-        current = at
-    return changes
+        previous = at
+        if row > 0:
+            if at & won:
+                led += 1
+            if not at & (at - 1):
+                if current and at != current:
+                    lead_changes += 1
+                current = at
+    return lead_changes, led, changes
 
 
-def _ludii(
-    series: list[float],
-    tops: list[float],
-    seats: int,
-    turns: int,
-    won: int,
-    leaders: list[int],
-    scale: float,
-) -> tuple[float, float, float]:
-    """Ludii's per-game LeadChange, Stability and Drama, on the states before each turn
-    (the start, then after every turn but the last), as Ludii evaluates the state before
-    each move. Ludii's state evaluation (a search's value, -1 to 1) is here each seat's
-    running score divided by ``scale``, the largest absolute score of the game (at least
-    1: also -1 to 1). ``tops`` and ``leaders`` are the rows' top scores and leaders
-    (dividing by the scale keeps them: the top evaluation is the top score divided)."""
-    changes, previous = 0, 0
-    for row in range(turns):
-        if leaders[row] != previous:
-            changes += 1
-        previous = leaders[row]
+def _stability(series: vec[float], seats: i64, turns: i64, scale: float) -> float:
+    """Ludii's Stability: each seat's variance over the states before each turn of its
+    evaluation (its running score divided by ``scale``, the largest absolute score of the
+    game, at least 1: -1 to 1 like Ludii's search values), summed over the seats."""
     stability = 0.0
+    count = float(turns)
+    end = turns * seats
     for seat in range(seats):
-        column = series[seat : turns * seats : seats]
         total = 0.0
-        for value in column:
-            total += value / scale
-        mean = total / turns
+        at: i64 = seat
+        while at < end:
+            total += series[at] / scale
+            at += seats
+        mean = total / count
         spread = 0.0
-        for value in column:
-            deviation = value / scale - mean
+        at = seat
+        while at < end:
+            deviation = series[at] / scale - mean
             spread += deviation * deviation
-        stability += spread / turns
-    members = [seat for seat in range(seats) if won >> seat & 1]
-    winners = len(members)
+            at += seats
+        stability += spread / count
+    return stability
+
+
+def _drama(
+    series: vec[float], leaders: vec[i64], seats: i64, turns: i64, won: i64, scale: float
+) -> float:
+    """Ludii's Drama: over the states before each turn, the mean gap from the top
+    evaluation to the winners' (the top evaluation is the top score divided by the
+    scale)."""
+    winners = float(_members(won))
     gaps = 0.0
     for row in range(turns):
         at = row * seats
-        top = tops[row] / scale
+        top = series[at + _first(leaders[row])] / scale
         gap = 0.0
-        for seat in members:
-            gap += top - series[at + seat] / scale
+        for seat in range(seats):
+            if won >> seat & 1:
+                gap += top - series[at + seat] / scale
         gaps += gap / winners
-    return changes / turns, stability, gaps / turns
+    return gaps / float(turns)

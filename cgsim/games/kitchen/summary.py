@@ -14,6 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from librt.vecs import append, vec
+from mypy_extensions import i64
+
 from cgsim.games.contract import GameResult, GameSummary
 from cgsim.games.drama import Drama
 from cgsim.games.kitchen import actions as A
@@ -113,8 +116,8 @@ class Counts:
         self.players = players
         self.drama = Drama(plants)
         """The running score of the drama columns: each seat's plants in its beds."""
-        self.movers: list[int] = []
-        self.turn_plants: list[float] = []
+        self.movers = vec[i64]()
+        self.turn_plants = vec[float]()
         """Every turn's mover and every seat's plants after it, handed to the drama fold
         at the end."""
         self.seats: list[list[int]] = [[0] * len(SEAT_COUNTERS) for _ in range(players)]
@@ -145,9 +148,9 @@ class Counts:
 
     def turn_ended(self, seat: int, plants: list[int]) -> None:
         """The turn of ``seat`` has ended with every seat's plants as given."""
-        self.movers.append(seat)
+        self.movers = append(self.movers, seat)
         for count in plants:
-            self.turn_plants.append(float(count))
+            self.turn_plants = append(self.turn_plants, float(count))
 
     def finish(self, result: Mapping[str, Any], tasks: list[str]) -> GameSummary:
         """Game columns, one row of seat columns per seat; no extra tables."""

@@ -60,6 +60,7 @@ _SEAT_COUNTERS = (
     "beds_discarded",
     "features_covered",
 )
+_COUNTERS: Final = len(_SEAT_COUNTERS)
 # Each counter's index in a seat's counts (the order above).
 BEDS_COMPLETED: Final = 0
 POTS_SCORED: Final = 1
@@ -89,6 +90,8 @@ _BED_COLUMNS: Final = (
 )
 _TILE_COLUMNS: Final = ("seat", "kind", "size", "covered", "turn", "final_round")
 
+_BEDS: Final = 2
+"""Flowerbeds in front of each seat."""
 _SIZE: Final = 5
 """Cells per row of a bed: cell ``(r, c)`` is bit ``r * 5 + c`` of a mask (``components``)."""
 
@@ -127,14 +130,22 @@ class Summary:
         """Each color's track values, as lists (read natively, not through ``Sequence``)."""
         self.solo = solo
         self.printed = printed
-        self.masks = [[self._printed(board) for board in beds] for beds in boards]
-        """The printed cells (a mask) of every seat's beds' board sides, as the game goes on."""
-        self.counts: list[list[int]] = [[0] * len(_SEAT_COUNTERS) for _ in range(players)]
-        """Per seat, its counters in the order of ``_SEAT_COUNTERS``."""
+        self.masks = vec[i64]([0] * (players * _BEDS))
+        """The printed cells (a mask) of every seat's beds' board sides, as the game goes on:
+        seat ``s``'s bed ``b`` at ``s * _BEDS + b``."""
+        for seat, beds in enumerate(boards):
+            for bed, board in enumerate(beds):
+                self.masks[seat * _BEDS + bed] = self._printed(board)
+        self.counts = vec[i64]([0] * (players * _COUNTERS))
+        """Every seat's counters, in the order of ``_SEAT_COUNTERS``: seat ``s``'s counter
+        ``c`` at ``s * _COUNTERS + c``. The counters, like the masks and beds below, are
+        native ints in one array: compiled, a count is a load and a store, where a list's
+        item is unboxed and boxed again."""
         self.positions = [{"orange": [0] * cubes, "blue": [0] * cubes} for _ in range(players)]
         self.cube_columns = _cube_columns(cubes)
-        self.arrived = [[[0, 0], [0, 0]] for _ in range(players)]
-        """Per seat and bed index: (owner's turn count when it arrived, tiles placed on it)."""
+        self.arrived = vec[i64]([0] * (players * _BEDS * 2))
+        """Per seat and bed: the owner's turn count when the bed arrived, then the tiles
+        placed on it, at ``(s * _BEDS + b) * 2`` and the next index."""
         self.beds: list[tuple[Any, ...]] = []
         self.taken: list[tuple[Any, ...]] = []
         """A row per scored bed and per tile taken, as tuples (``_BED_COLUMNS``,
@@ -180,9 +191,9 @@ class Summary:
             self.turn_totals = extend(self.turn_totals, self.totals)
         self.n, self.seat, self.final_round = n, seat, bool(final_round)
         self.movers = append(self.movers, seat)
-        # `x = x + 1`: compiled, an augmented item assignment is a generic add.
-        counts = self.counts[seat]
-        counts[TURNS_TAKEN] = counts[TURNS_TAKEN] + 1
+        counts = self.counts
+        at = seat * _COUNTERS + TURNS_TAKEN
+        counts[at] = counts[at] + 1
         if self.final_round:
             self.final_round_turns += 1
             if self.first_final == NOBODY:
@@ -196,79 +207,90 @@ class Summary:
 
     def count(self, kind: int, event: dict[str, Any]) -> None:
         """One event of the current turn, of ``kind`` (one the fold counts)."""
-        seat = self.seat
-        mine = self.counts[seat]
+        seat: i64 = self.seat
+        counts = self.counts
+        mine = seat * _COUNTERS
         if kind == KIND_PASS:
-            mine[PASSES] = mine[PASSES] + 1
+            counts[mine + PASSES] = counts[mine + PASSES] + 1
         elif kind == KIND_TAKE_TILE:
             cells: list[list[int]] = event["cells"]
-            bed: int = event["bed"]
-            mine[TILES_TAKEN] = mine[TILES_TAKEN] + 1
-            mine[TILE_CELLS] = mine[TILE_CELLS] + len(cells)
-            arrived = self.arrived[seat][bed]
-            arrived[1] = arrived[1] + 1
-            printed = self.masks[seat][bed]
-            covered = 0
+            bed: i64 = event["bed"]
+            size: i64 = len(cells)
+            counts[mine + TILES_TAKEN] = counts[mine + TILES_TAKEN] + 1
+            counts[mine + TILE_CELLS] = counts[mine + TILE_CELLS] + size
+            placed = (seat * _BEDS + bed) * 2 + 1
+            self.arrived[placed] = self.arrived[placed] + 1
+            printed: i64 = self.masks[seat * _BEDS + bed]
+            covered: i64 = 0
             if printed:
                 for cell in cells:
                     if printed >> (cell[0] * _SIZE + cell[1]) & 1:
                         covered += 1
-                mine[FEATURES_COVERED] = mine[FEATURES_COVERED] + covered
+                counts[mine + FEATURES_COVERED] = counts[mine + FEATURES_COVERED] + covered
             tile = str(event["tile"])
             shape = _TILE_KINDS.get(tile)
             if shape is None:
                 shape = _TILE_KINDS[tile] = tile.rsplit("-", 1)[0]
-            self.taken.append((seat, shape, len(cells), covered, self.n, self.final_round))
+            self.taken.append((seat, shape, size, covered, self.n, self.final_round))
         elif kind == KIND_TAKE_POT:
-            mine[POTS_TAKEN] = mine[POTS_TAKEN] + 1
+            counts[mine + POTS_TAKEN] = counts[mine + POTS_TAKEN] + 1
         elif kind == KIND_BONUS_POT:
-            mine[BONUS_POTS] = mine[BONUS_POTS] + 1
+            counts[mine + BONUS_POTS] = counts[mine + BONUS_POTS] + 1
         elif kind == KIND_CAT:
-            mine[CATS_USED] = mine[CATS_USED] + 1
+            counts[mine + CATS_USED] = counts[mine + CATS_USED] + 1
         elif kind == KIND_GAIN_CAT:
-            gainer = self.counts[event.get("seat", seat)]
-            gainer[CATS_GAINED] = gainer[CATS_GAINED] + 1
+            gainer: i64 = event.get("seat", seat)
+            at = gainer * _COUNTERS + CATS_GAINED
+            counts[at] = counts[at] + 1
         elif kind == KIND_REFILL:
             self.refills += 1
             if event["ramble"]:
-                mine[RAMBLES] = mine[RAMBLES] + 1
+                counts[mine + RAMBLES] = counts[mine + RAMBLES] + 1
         elif kind in (KIND_MOVE, KIND_PENALTY):
-            track = self.tracks[event["color"]]
+            color = event["color"]
+            track = self.tracks[color]
+            to: int = event["to"]
             if kind == KIND_PENALTY:
-                lost = track[event["from"]] - track[event["to"]]
-                mine[PENALTY_POINTS] = mine[PENALTY_POINTS] + lost
-            cubes = self.positions[seat][event["color"]]
-            self.totals[seat] = self.totals[seat] + (
-                track[event["to"]] - track[cubes[event["cube"]]]
-            )
-            cubes[event["cube"]] = event["to"]
+                lost = track[event["from"]] - track[to]
+                counts[mine + PENALTY_POINTS] = counts[mine + PENALTY_POINTS] + lost
+            cubes = self.positions[seat][color]
+            cube: int = event["cube"]
+            self.totals[seat] = self.totals[seat] + (track[to] - track[cubes[cube]])
+            cubes[cube] = to
         elif kind == KIND_SCORE:
-            mine[BEDS_COMPLETED] = mine[BEDS_COMPLETED] + 1
-            mine[POTS_SCORED] = mine[POTS_SCORED] + event["pots"]
-            mine[CLOCHES_SCORED] = mine[CLOCHES_SCORED] + event["cloches"]
-            born, tiles = self.arrived[seat][event["bed"]]
+            pots: int = event["pots"]
+            cloches: int = event["cloches"]
+            counts[mine + BEDS_COMPLETED] = counts[mine + BEDS_COMPLETED] + 1
+            counts[mine + POTS_SCORED] = counts[mine + POTS_SCORED] + pots
+            counts[mine + CLOCHES_SCORED] = counts[mine + CLOCHES_SCORED] + cloches
+            bed = event["bed"]
+            born = (seat * _BEDS + bed) * 2
             self.beds.append(
                 (
-                    seat,
+                    self.seat,
                     str(event["board"]),
                     event["side"],
-                    event["pots"],
-                    event["cloches"],
-                    mine[TURNS_TAKEN] - born,
-                    tiles,
+                    pots,
+                    cloches,
+                    counts[mine + TURNS_TAKEN] - self.arrived[born],
+                    self.arrived[born + 1],
                     self.final_round,
                 )
             )
         elif kind == KIND_CLEANUP:
-            self.arrived[seat][event["bed"]] = [mine[TURNS_TAKEN], 0]
+            bed = event["bed"]
+            born = (seat * _BEDS + bed) * 2
+            self.arrived[born] = counts[mine + TURNS_TAKEN]
+            self.arrived[born + 1] = 0
             new = event["new_board"]
-            self.masks[seat][event["bed"]] = (
+            self.masks[seat * _BEDS + bed] = (
                 self._printed((str(new["board"]), new["side"])) if new else 0
             )
         elif kind == KIND_DISCARD_BED:
-            owner = self.counts[event["seat"]]
-            owner[BEDS_DISCARDED] = owner[BEDS_DISCARDED] + 1
-            self.masks[event["seat"]][event["bed"]] = 0
+            owner: i64 = event["seat"]
+            at = owner * _COUNTERS + BEDS_DISCARDED
+            counts[at] = counts[at] + 1
+            self.masks[owner * _BEDS + event["bed"]] = 0
         elif kind == KIND_BEEHIVE:
             self.totals[seat] = self.totals[seat] + (event["value"] - self.beehives[seat])
             self.beehives[seat] = event["value"]
@@ -283,8 +305,10 @@ class Summary:
             self.turn_totals = extend(self.turn_totals, self.totals)
         self.drama.observe_turns(movers, self.turn_totals, self.first_final)
         seats: list[Row] = []
-        for seat, counts in enumerate(self.counts):
-            row: Row = {name: counts[i] for i, name in enumerate(_SEAT_COUNTERS)}
+        counts = self.counts
+        for seat in range(self.players):
+            mine = seat * _COUNTERS
+            row: Row = {name: counts[mine + i] for i, name in enumerate(_SEAT_COUNTERS)}
             seats.append(row)
             positions = self.positions[seat]
             for color, columns in self.cube_columns:

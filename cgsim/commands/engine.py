@@ -329,7 +329,7 @@ def _game_of_record(record: dict[str, Any], where: str) -> Any:
     raise RecordError(f"{where}: format is {tag!r}, not a known record format (known: {known})")
 
 
-def _print_result(info: Any, game_row: dict[str, Any], seat_rows: list[dict[str, Any]]) -> None:
+def _print_result(info: Any, game_row: dict[str, Any], seat_rows: Sequence[dict[str, Any]]) -> None:
     """The result table of one game: seats, bots, scores (with their unit), ranks (whole
     numbers unless tied seats share a place) and winners, then how the game ended."""
     from cgsim.games.narrate import end_meaning

@@ -114,14 +114,15 @@ _NO_TABLES: Mapping[str, Sequence[Row]] = MappingProxyType({})
 class GameSummary(NamedTuple):
     """What a finished game contributes to the result tables.
 
-    ``game`` holds game-specific columns for ``games.parquet``, ``seats`` one dict per
-    seat of game-specific columns for ``seats.parquet``, and ``tables`` extra tables of
-    the game's own (for Cottage Garden ``beds``), each a list of rows or a
-    :class:`TableRows`. A named tuple, as :class:`GameResult` is (one a game).
+    ``game`` holds game-specific columns for ``games.parquet``, ``seats`` one row per
+    seat of game-specific columns for ``seats.parquet`` (dicts, or a :class:`TableRows`),
+    and ``tables`` extra tables of the game's own (for Cottage Garden ``beds``), each a
+    list of rows or a :class:`TableRows`. A named tuple, as :class:`GameResult` is (one a
+    game).
     """
 
     game: Row
-    seats: tuple[Row, ...] = ()
+    seats: Sequence[Row] = ()
     tables: Mapping[str, Sequence[Row]] = _NO_TABLES
 
 

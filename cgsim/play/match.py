@@ -67,7 +67,8 @@ class GameOutcome:
     """What one game adds to the result tables (see the results-directory contract)."""
 
     game: Row
-    seats: list[Row]
+    seats: Sequence[Row]
+    """One row per seat: a list of dicts, or a ``TableRows`` (see ``tables``)."""
     tables: dict[str, Sequence[Row]]
     """Each game-specific table's rows: a list of dicts, or the game's ``TableRows`` (tuples
     under one header, read as dicts)."""

@@ -100,7 +100,7 @@ class Batch:
         names = dict.fromkeys(name for outcome in outcomes for name in outcome.tables)
         return cls(
             games=Columns.from_rows([outcome.game for outcome in outcomes]),
-            seats=Columns.from_rows([row for outcome in outcomes for row in outcome.seats]),
+            seats=Columns.from_parts([outcome.seats for outcome in outcomes]),
             tables={
                 name: Columns.from_parts([outcome.tables.get(name, ()) for outcome in outcomes])
                 for name in names

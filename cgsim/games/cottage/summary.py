@@ -99,18 +99,18 @@ _TILE_KINDS: Final[dict[str, str]] = {}
 """Each tile id's kind (the id without its copy number), as first seen: the same in every
 game, and a few dozen ids in all."""
 
-_CUBE_COLUMNS: Final[dict[int, list[tuple[str, list[str]]]]] = {}
-"""Per number of cubes, each color's seat columns (``orange_0``, ...): built once, not
-once per seat of every game."""
+_CUBE_COLORS: Final = ("orange", "blue")
+_SEAT_NAMES: Final[dict[int, tuple[str, ...]]] = {}
+"""Per number of cubes, the header of a seat's row: its counters, each color's cubes'
+track values (``orange_0``, ...), then its beehives. Built once, not once a game."""
 
 
-def _cube_columns(cubes: int) -> list[tuple[str, list[str]]]:
-    columns = _CUBE_COLUMNS.get(cubes)
-    if columns is None:
-        columns = _CUBE_COLUMNS[cubes] = [
-            (color, [f"{color}_{cube}" for cube in range(cubes)]) for color in ("orange", "blue")
-        ]
-    return columns
+def _seat_names(cubes: int) -> tuple[str, ...]:
+    names = _SEAT_NAMES.get(cubes)
+    if names is None:
+        cube_names = [f"{color}_{cube}" for color in _CUBE_COLORS for cube in range(cubes)]
+        names = _SEAT_NAMES[cubes] = (*_SEAT_COUNTERS, *cube_names, "beehives")
+    return names
 
 
 class Summary:
@@ -142,7 +142,7 @@ class Summary:
         native ints in one array: compiled, a count is a load and a store, where a list's
         item is unboxed and boxed again."""
         self.positions = [{"orange": [0] * cubes, "blue": [0] * cubes} for _ in range(players)]
-        self.cube_columns = _cube_columns(cubes)
+        self.seat_names = _seat_names(cubes)
         self.arrived = vec[i64]([0] * (players * _BEDS * 2))
         """Per seat and bed: the owner's turn count when the bed arrived, then the tiles
         placed on it, at ``(s * _BEDS + b) * 2`` and the next index."""
@@ -304,19 +304,18 @@ class Summary:
         if len(movers):
             self.turn_totals = extend(self.turn_totals, self.totals)
         self.drama.observe_turns(movers, self.turn_totals, self.first_final)
-        seats: list[Row] = []
+        seats: list[tuple[Any, ...]] = []
         counts = self.counts
         for seat in range(self.players):
             mine = seat * _COUNTERS
-            row: Row = {name: counts[mine + i] for i, name in enumerate(_SEAT_COUNTERS)}
-            seats.append(row)
+            values: list[Any] = [counts[mine + i] for i in range(_COUNTERS)]
             positions = self.positions[seat]
-            for color, columns in self.cube_columns:
+            for color in _CUBE_COLORS:
                 track = self.tracks[color]
-                cubes = positions[color]
-                for cube in range(len(columns)):
-                    row[columns[cube]] = track[cubes[cube]]
-            row["beehives"] = beehives[seat]
+                for position in positions[color]:
+                    values.append(track[position])
+            values.append(beehives[seat])
+            seats.append(tuple(values))
         game: Row = {
             "final_round_turns": self.final_round_turns,
             "refills": self.refills,
@@ -328,7 +327,7 @@ class Summary:
             "beds": TableRows(_BED_COLUMNS, self.beds),
             "tiles": TableRows(_TILE_COLUMNS, self.taken),
         }
-        return GameSummary(game=game, seats=tuple(seats), tables=tables)
+        return GameSummary(game=game, seats=TableRows(self.seat_names, seats), tables=tables)
 
 
 def summarize(record: Mapping[str, Any]) -> GameSummary:

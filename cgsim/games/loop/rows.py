@@ -157,6 +157,51 @@ def _led_tuples(
     return TableRows(layout.names, out)
 
 
+_SEAT_CORE = ("game_id", "block", "seat", "bot", "players", "score", "rank", "win_share", "end")
+"""The core columns of a seat's row, as :func:`seat_row` writes them."""
+_SEAT_HEADERS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
+"""Every header of a summary's seat rows seen, its led header (None when it names a core
+column: such rows are merged as dicts, the core's value winning)."""
+
+
+def _seat_tuples(
+    extras: TableRows,
+    game_id: int,
+    block: int,
+    labels: Sequence[str],
+    result: GameResult,
+    shares: tuple[float, ...],
+) -> TableRows | None:
+    """The seats' rows of a summary that holds them as tuples, kept as tuples: each seat's
+    core values (as :func:`seat_row`'s), then its own. None when the summary's header
+    names a core column or it has not one row per seat: such rows are merged as dicts."""
+    names = _SEAT_HEADERS.get(extras.names, ())
+    if names == ():
+        shared = any(name in _SEAT_CORE for name in extras.names)
+        names = _SEAT_HEADERS[extras.names] = None if shared else _SEAT_CORE + extras.names
+    values = extras.values
+    players = len(labels)
+    if names is None or len(values) != players:
+        return None
+    end = result.end
+    scores, ranks = result.scores, result.ranks
+    out: list[tuple[Any, ...]] = []
+    for seat in range(players):
+        core = (
+            game_id,
+            block,
+            seat,
+            labels[seat],
+            players,
+            float(scores[seat]),
+            float(ranks[seat]),
+            shares[seat],
+            end,
+        )
+        out.append(core + values[seat])
+    return TableRows(names, out)
+
+
 def _odd_lead(seat: Any, game_id: int, block: int, labels: Sequence[str]) -> Row:
     """The lead of a row whose seat is not one of the game's seats as an int: none, a
     stranger, or a bool (which Python counts as a seat: it gets that seat's bot)."""
@@ -184,7 +229,7 @@ def finished_rows(
     result: GameResult,
     summary: GameSummary,
     wall_time: float,
-) -> tuple[Row, list[Row], dict[str, Sequence[Row]]]:
+) -> tuple[Row, Sequence[Row], dict[str, Sequence[Row]]]:
     """A finished game's row, its seats' rows and its tables' rows."""
     end = result.end
     row = game_row(
@@ -197,11 +242,16 @@ def finished_rows(
     )
     shares = win_shares(result)
     extras = summary.seats
-    seats: list[Row] = []
-    for position in range(len(labels)):
-        score, rank = float(result.scores[position]), float(result.ranks[position])
-        core = seat_row(game_id, block, position, labels, (score, rank, shares[position], end))
-        seats.append(extend(core, extras[position]) if position < len(extras) else core)
+    seats: Sequence[Row] | None = None
+    if type(extras) is TableRows:
+        seats = _seat_tuples(extras, game_id, block, labels, result, shares)
+    if seats is None:
+        rows: list[Row] = []
+        for position in range(len(labels)):
+            score, rank = float(result.scores[position]), float(result.ranks[position])
+            core = seat_row(game_id, block, position, labels, (score, rank, shares[position], end))
+            rows.append(extend(core, extras[position]) if position < len(extras) else core)
+        seats = rows
     tables: Mapping[str, Sequence[Row]] = summary.tables
     return (
         extend(row, summary.game),

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cgsim.games.bot import Bot, NoParams
-from cgsim.games.contract import TableRows
-from cgsim.games.loop.rows import extend, table_rows
+from cgsim.games.contract import GameResult, GameSummary, TableRows
+from cgsim.games.loop.rows import extend, finished_rows, table_rows
 from cgsim.play.bot_registry import BotSpec, resolve_bot
 from cgsim.play.match import GameSpec, play_game, play_spec
 
@@ -199,6 +199,40 @@ def test_rows_held_as_tuples_are_led_exactly_as_rows_held_as_dicts(
     assert [type(row.get("seat")) for row in led] == [
         type(row.get("seat")) for row in table_rows(dicts, 7, 2, labels)
     ]
+
+
+_SEAT_COLUMN_NAMES = st.sampled_from(["beds", "cubes", "score", "seat", "bot", "end", "x"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    names=st.lists(_SEAT_COLUMN_NAMES, min_size=1, max_size=4, unique=True),
+    data=st.data(),
+    players=st.integers(1, 3),
+)
+def test_seat_rows_held_as_tuples_are_led_exactly_as_seat_rows_held_as_dicts(
+    names: list[str], data: st.DataObject, players: int
+) -> None:
+    # A summary's seat rows as tuples (one a seat, or a wrong count; a header naming a
+    # core column or not) give the seats' rows that the same rows as dicts give.
+    count = data.draw(st.sampled_from([players, players, 0, players + 1]), label="rows")
+    values = [tuple(data.draw(st.integers(0, 9)) for _ in names) for _ in range(count)]
+    labels = ["a", "b", "c"][:players]
+    result = GameResult(
+        scores=tuple(float(seat) for seat in range(players)),
+        winners=(players - 1,),
+        end="normal",
+        turns=5,
+        ranks=tuple(float(players - seat) for seat in range(players)),
+    )
+
+    def seats(held: Any) -> list[list[tuple[str, Any]]]:
+        summary = GameSummary(game={}, seats=held)
+        _, rows, _ = finished_rows(GAME.info, 7, 2, 11, labels, result, summary, 0.5)
+        return [list(row.items()) for row in rows]
+
+    as_dicts = tuple(dict(zip(names, row, strict=True)) for row in values)
+    assert seats(TableRows(tuple(names), values)) == seats(as_dicts)
 
 
 def test_table_rows_read_as_a_sequence_of_dicts() -> None:

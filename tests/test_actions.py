@@ -44,6 +44,20 @@ def test_legal_actions_sequence() -> None:
     assert len(LegalActions([])) == 0
 
 
+def test_membership_is_the_same_before_and_after_an_action_is_handed_out() -> None:
+    # The last action handed out by index is known legal without a scan: membership
+    # must not change with it, for a negative int (the mark of "none handed out yet")
+    # least of all.
+    legal = LegalActions([(0x100000, (1, 2)), (0x300000, (5,))])
+    assert -1 not in legal and 0x100001 in legal and 0x300004 not in legal
+    assert legal[2] == 0x300005
+    assert 0x300005 in legal and 0x100002 in legal and -1 not in legal
+    assert 0x300004 not in legal and True not in legal
+    assert legal[0] == 1 | 0x100000 and 0x100001 in legal and 0x300005 in legal
+    fresh = LegalActions([(0, (1,))])
+    assert True in fresh and -1 not in fresh and 0 not in fresh
+
+
 def test_describe_names_every_kind_of_action_in_words() -> None:
     from cgsim.games.cottage import actions as act
     from cgsim.games.cottage.game import GAME

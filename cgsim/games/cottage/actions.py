@@ -111,13 +111,17 @@ class LegalActions(Sequence[int]):
     placement lists are never materialised unless a bot iterates them.
     """
 
-    __slots__ = ("_length", "_segments")
+    __slots__ = ("_given", "_length", "_segments")
 
     def __init__(self, segments: Sequence[tuple[int, tuple[int, ...]]]) -> None:
         self._segments: list[tuple[int, tuple[int, ...]]] = [
             (base, lows) for base, lows in segments if lows
         ]
         self._length = sum(len(lows) for _, lows in self._segments)
+        self._given = -1
+        """The last action handed out by index (-1: none; no action is negative). A bot
+        nearly always answers with the element it drew, and the match loop checks every
+        answer: that one is known legal without a scan."""
 
     def __len__(self) -> int:
         return self._length
@@ -137,7 +141,8 @@ class LegalActions(Sequence[int]):
             raise IndexError("legal action index out of range")
         for base, lows in self._segments:
             if i < len(lows):
-                return base | lows[i]
+                action = self._given = base | lows[i]
+                return action
             i -= len(lows)
         raise IndexError("legal action index out of range")  # pragma: no cover
 
@@ -149,6 +154,8 @@ class LegalActions(Sequence[int]):
     def __contains__(self, action: object) -> bool:
         if not isinstance(action, int):
             return False
+        if action >= 0 and action == self._given:
+            return True
         base, low = action & ~INDEX_MASK, action & INDEX_MASK
         # Plain loops over typed tuples: compiled, each test is a machine comparison (the
         # match loop checks every bot's answer here).

@@ -16,6 +16,7 @@ from cgsim.games.contract import GameResult, GameSummary, TableRows
 from cgsim.games.loop.rows import extend, finished_rows, table_rows
 from cgsim.play.bot_registry import BotSpec, resolve_bot
 from cgsim.play.match import GameSpec, play_game, play_spec
+from cgsim.play.storage import Columns
 
 toygame.register()
 GAME = toygame.GAME
@@ -199,6 +200,13 @@ def test_rows_held_as_tuples_are_led_exactly_as_rows_held_as_dicts(
     assert [type(row.get("seat")) for row in led] == [
         type(row.get("seat")) for row in table_rows(dicts, 7, 2, labels)
     ]
+    # A run's worker takes the led rows' columns whole: the columns of the rows as dicts
+    # (no rows: no values, though the header's columns are named).
+    by_rows = Columns.from_rows(table_rows(dicts, 7, 2, labels))
+    whole = Columns.from_parts([led])
+    assert whole.count == by_rows.count
+    if values:
+        assert whole.data == by_rows.data and list(whole.data) == list(by_rows.data)
 
 
 _SEAT_COLUMN_NAMES = st.sampled_from(["beds", "cubes", "score", "seat", "bot", "end", "x"])

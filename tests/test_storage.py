@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 import toygame
 
-from cgsim.games.contract import Row, TableRows
+from cgsim.games.contract import LedRows, Row, TableRows
 from cgsim.play.bot_registry import resolve_bot
 from cgsim.play.match import GameOutcome, play_game
 from cgsim.play.storage import (
@@ -168,3 +168,19 @@ def test_columns_of_rows_held_as_tuples_equal_those_of_the_same_rows_as_dicts() 
     assert columns.data == expected.data
     assert list(columns.data) == ["game_id", "seat", "size", "extra", "late"]
     assert Columns.from_parts([]).data == {} and Columns.from_parts([held]).count == 2
+
+
+def test_led_rows_read_as_the_dicts_they_stand_for_and_pickle() -> None:
+    table = TableRows(("kind", "seat", "size"), [("a", 1, 3), ("b", 0, 4)])
+    led = LedRows(table, 7, 2, ["x", "y"], 1, [0, 2])
+    rows = [
+        {"game_id": 7, "block": 2, "seat": 1, "bot": "y", "kind": "a", "size": 3},
+        {"game_id": 7, "block": 2, "seat": 0, "bot": "x", "kind": "b", "size": 4},
+    ]
+    assert len(led) == 2 and list(led) == rows and led == rows and led[-1] == rows[1]
+    assert led[:1] == rows[:1] and list(led[0]) == list(rows[0])
+    assert led != rows[:1] and led != 3 and repr(led) == f"LedRows({rows!r})"
+    assert list(led.columns()) == list(rows[0])
+    assert Columns.from_parts([led]).data == Columns.from_rows(rows).data
+    again = pickle.loads(pickle.dumps(led))
+    assert again == rows and again.names == led.names

@@ -19,6 +19,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import (
     Any,
+    Final,
     NamedTuple,
     Protocol,
     TypeAlias,
@@ -38,24 +39,22 @@ Row = dict[str, Any]
 """One flat row of a result table (column name to scalar value)."""
 
 
-class TableRows(Sequence[Row]):
-    """A table's rows held as tuples under one header, and seen as a sequence of rows.
+class _HeldRows(Sequence[Row]):
+    """Rows held as tuples and read as dicts, one built per row read: what
+    :class:`TableRows` and :class:`LedRows` share."""
 
-    A game's summary adds a tuple a row as the game goes (a dict a row costs several
-    times as much), the loop leads each tuple with its game's ids
-    (:func:`cgsim.games.loop.rows.table_rows`) and a run's worker takes the columns
-    whole; anything else reads the rows as dicts.
-    """
+    __slots__ = ()
 
-    __slots__ = ("names", "values")
+    def _held(self) -> list[tuple[Any, ...]]:
+        """The tuples, one a row."""
+        raise NotImplementedError
 
-    def __init__(self, names: tuple[str, ...], values: list[tuple[Any, ...]]) -> None:
-        self.names = names
-        self.values = values
-        """One tuple a row, its values in the order of ``names``."""
+    def _row(self, values: tuple[Any, ...]) -> Row:
+        """One row as a dict."""
+        raise NotImplementedError
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self._held())
 
     @overload
     def __getitem__(self, index: int) -> Row: ...
@@ -65,20 +64,14 @@ class TableRows(Sequence[Row]):
 
     def __getitem__(self, index: int | slice) -> Row | list[Row]:
         if isinstance(index, slice):
-            return [self._row(values) for values in self.values[index]]
-        return self._row(self.values[index])
+            return [self._row(values) for values in self._held()[index]]
+        return self._row(self._held()[index])
 
     def __iter__(self) -> Iterator[Row]:
-        for values in self.values:
+        for values in self._held():
             yield self._row(values)
 
-    def _row(self, values: tuple[Any, ...]) -> Row:
-        """One row as a dict."""
-        return dict(zip(self.names, values, strict=True))
-
     def __eq__(self, other: object) -> bool:
-        if isinstance(other, TableRows):
-            return self.names == other.names and self.values == other.values
         if isinstance(other, Sequence):
             return list(self) == list(other)
         return NotImplemented
@@ -86,7 +79,96 @@ class TableRows(Sequence[Row]):
     __hash__ = None  # type: ignore[assignment]  # mutable, like a list
 
     def __repr__(self) -> str:
-        return f"TableRows({list(self)!r})"
+        return f"{type(self).__name__}({list(self)!r})"
+
+
+class TableRows(_HeldRows):
+    """A table's rows held as tuples under one header, and seen as a sequence of rows.
+
+    A game's summary adds a tuple a row as the game goes (a dict a row costs several
+    times as much), the loop leads the rows with its game's ids
+    (:func:`cgsim.games.loop.rows.table_rows`, as :class:`LedRows`) and a run's worker
+    takes the columns whole; anything else reads the rows as dicts.
+    """
+
+    __slots__ = ("names", "values")
+
+    def __init__(self, names: tuple[str, ...], values: list[tuple[Any, ...]]) -> None:
+        self.names = names
+        self.values = values
+        """One tuple a row, its values in the order of ``names``."""
+
+    def _held(self) -> list[tuple[Any, ...]]:
+        return self.values
+
+    def _row(self, values: tuple[Any, ...]) -> Row:
+        return dict(zip(self.names, values, strict=True))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TableRows):
+            return self.names == other.names and self.values == other.values
+        return super().__eq__(other)
+
+    __hash__ = None  # mutable, like a list
+
+
+LEAD_NAMES: Final = ("game_id", "block", "seat", "bot")
+"""The columns that lead each row of a game-specific table (the seat's bot when the row
+names one of the game's seats)."""
+
+
+class LedRows(_HeldRows):
+    """A game's table held as tuples (:class:`TableRows`, its rows naming seats) led by
+    the game's ids and each row's seat and bot, as
+    :func:`cgsim.games.loop.rows.table_rows` leads rows, with no tuple built per row: a
+    row gets its lead when it is read, and a run's worker builds the lead's columns whole
+    (:meth:`columns`)."""
+
+    __slots__ = ("at", "block", "game_id", "labels", "names", "own", "table")
+
+    def __init__(
+        self,
+        table: TableRows,
+        game_id: int,
+        block: int,
+        labels: Sequence[str],
+        at: int,
+        own: Sequence[int],
+    ) -> None:
+        self.table = table
+        self.game_id = game_id
+        self.block = block
+        self.labels = labels
+        """Each seat's bot; every row's seat (its value at ``at``) is one of them, an int."""
+        self.at = at
+        self.own = own
+        """The indexes of the table's own columns (all but the lead's) in its rows."""
+        self.names = LEAD_NAMES + tuple(table.names[index] for index in own)
+        """The led rows' header: the lead's names, then the table's own."""
+
+    def _held(self) -> list[tuple[Any, ...]]:
+        return self.table.values
+
+    def _row(self, values: tuple[Any, ...]) -> Row:
+        """One row, led, as a dict."""
+        seat = values[self.at]
+        led = (self.game_id, self.block, seat, self.labels[seat])
+        return dict(zip(self.names, led + tuple(values[i] for i in self.own), strict=True))
+
+    def columns(self) -> dict[str, list[Any]]:
+        """The led rows column by column, in the order of :attr:`names`."""
+        values = self.table.values
+        count, at = len(values), self.at
+        seats = [row[at] for row in values]
+        data: dict[str, list[Any]] = {
+            "game_id": [self.game_id] * count,
+            "block": [self.block] * count,
+            "seat": seats,
+            "bot": [self.labels[seat] for seat in seats],
+        }
+        for name, index in zip(self.names[len(LEAD_NAMES) :], self.own, strict=True):
+            data[name] = [row[index] for row in values]
+        return data
 
 
 class GameResult(NamedTuple):

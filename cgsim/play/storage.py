@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 import zstandard
 
-from cgsim.games.contract import Row, Schema, TableRows
+from cgsim.games.contract import LedRows, Row, Schema, TableRows
 from cgsim.games.recordio import iter_records
 from cgsim.play.manifest import read_manifest_data
 from cgsim.play.results import (
@@ -111,11 +111,17 @@ class Columns:
 
     @classmethod
     def from_parts(cls, parts: Sequence[Sequence[Row]]) -> Columns:
-        """Columns of several games' rows, in order: each game's a list of dicts or a
-        :class:`TableRows`, whose columns are taken whole (no dict built for a row)."""
+        """Columns of several games' rows, in order: each game's a list of dicts, or a
+        :class:`TableRows` or :class:`LedRows`, whose columns are taken whole (no dict
+        built for a row)."""
         out = cls()
         for part in parts:
-            out.extend(cls.from_tuples(part) if type(part) is TableRows else cls.from_rows(part))
+            if type(part) is TableRows:
+                out.extend(cls.from_tuples(part))
+            elif type(part) is LedRows:
+                out.extend(cls(len(part), part.columns()))
+            else:
+                out.extend(cls.from_rows(part))
         return out
 
     @classmethod

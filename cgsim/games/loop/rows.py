@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cgsim.games.contract import GameInfo, GameResult, GameSummary, Row, TableRows
+from cgsim.games.contract import (
+    LEAD_NAMES,
+    GameInfo,
+    GameResult,
+    GameSummary,
+    LedRows,
+    Row,
+    TableRows,
+)
 from cgsim.games.loop.core import win_shares
 
 
@@ -76,8 +84,6 @@ def extend(core: Row, extra: Row) -> Row:
     return row
 
 
-_LEAD_NAMES = ("game_id", "block", "seat", "bot")
-"""The columns that lead a game-specific table's rows."""
 _NO_SEAT_LEAD = ("game_id", "block", "seat")
 """The lead of a row that names no seat (its seat null, no bot)."""
 
@@ -113,13 +119,11 @@ class _Layout:
 
     def __init__(self, names: tuple[str, ...]) -> None:
         self.seated = "seat" in names
-        lead_names = _LEAD_NAMES if self.seated else _NO_SEAT_LEAD
+        lead_names = LEAD_NAMES if self.seated else _NO_SEAT_LEAD
         self.own = [index for index, name in enumerate(names) if name not in lead_names]
         self.names = lead_names + tuple(names[index] for index in self.own)
         """The led rows' header: the lead's names, then the table's own."""
         self.at = names.index("seat") if self.seated else -1
-        self.tail = self.at == 0 and self.own == list(range(1, len(names)))
-        """Whether a row's own values are its tuple after the seat (the usual case)."""
 
 
 _LAYOUTS: dict[tuple[str, ...], _Layout] = {}
@@ -128,33 +132,28 @@ _LAYOUTS: dict[tuple[str, ...], _Layout] = {}
 
 def _led_tuples(
     table: TableRows, game_id: int, block: int, labels: Sequence[str]
-) -> TableRows | None:
-    """:func:`table_rows` of rows held as tuples, kept as tuples: each row is its lead's
-    values, then its own (a dict a row would cost ten times as much, and the run's
-    workers turn rows into columns anyway). None when a row's seat is not one of the
-    game's seats as an int: such a table is led row by row, as dicts."""
+) -> TableRows | LedRows | None:
+    """:func:`table_rows` of rows held as tuples, kept as tuples: rows naming a seat as
+    :class:`LedRows` (led when read; the run's workers build the lead's columns whole),
+    rows naming none each led by the game's ids. None when a row's seat is not one of
+    the game's seats as an int: such a table is led row by row, as dicts."""
     layout = _LAYOUTS.get(table.names)
     if layout is None:
         layout = _LAYOUTS[table.names] = _Layout(table.names)
     own = layout.own
-    out: list[tuple[Any, ...]] = []
     if not layout.seated:
         lead: tuple[Any, ...] = (game_id, block, None)
+        out: list[tuple[Any, ...]] = []
         for values in table.values:
             out.append(lead + tuple([values[index] for index in own]))
         return TableRows(layout.names, out)
     players = len(labels)
-    at, tail = layout.at, layout.tail
-    leads = [(game_id, block, seat, labels[seat]) for seat in range(players)]
+    at = layout.at
     for values in table.values:
         seat: Any = values[at]
         if type(seat) is not int or not 0 <= seat < players:
             return None
-        if tail:
-            out.append(leads[seat] + values[1:])
-        else:
-            out.append(leads[seat] + tuple([values[index] for index in own]))
-    return TableRows(layout.names, out)
+    return LedRows(table, game_id, block, labels, at, own)
 
 
 _SEAT_CORE = ("game_id", "block", "seat", "bot", "players", "score", "rank", "win_share", "end")

@@ -132,19 +132,17 @@ class LedRows(_HeldRows):
         game_id: int,
         block: int,
         labels: Sequence[str],
-        at: int,
-        own: Sequence[int],
+        layout: tuple[tuple[str, ...], int, Sequence[int]],
     ) -> None:
         self.table = table
         self.game_id = game_id
         self.block = block
         self.labels = labels
         """Each seat's bot; every row's seat (its value at ``at``) is one of them, an int."""
-        self.at = at
-        self.own = own
-        """The indexes of the table's own columns (all but the lead's) in its rows."""
-        self.names = LEAD_NAMES + tuple(table.names[index] for index in own)
-        """The led rows' header: the lead's names, then the table's own."""
+        self.names, self.at, self.own = layout
+        """The led rows' header (:data:`LEAD_NAMES`, then the table's own columns), the
+        index of the seat in the table's rows and the indexes of its own columns (all
+        but the lead's): worked out once per header by the loop."""
 
     def _held(self) -> list[tuple[Any, ...]]:
         return self.table.values

@@ -124,6 +124,8 @@ class _Layout:
         self.names = lead_names + tuple(names[index] for index in self.own)
         """The led rows' header: the lead's names, then the table's own."""
         self.at = names.index("seat") if self.seated else -1
+        self.led = (self.names, self.at, self.own)
+        """What :class:`LedRows` needs of it."""
 
 
 _LAYOUTS: dict[tuple[str, ...], _Layout] = {}
@@ -153,7 +155,7 @@ def _led_tuples(
         seat: Any = values[at]
         if type(seat) is not int or not 0 <= seat < players:
             return None
-    return LedRows(table, game_id, block, labels, at, own)
+    return LedRows(table, game_id, block, labels, layout.led)
 
 
 _SEAT_CORE = ("game_id", "block", "seat", "bot", "players", "score", "rank", "win_share", "end")

@@ -195,14 +195,13 @@ def test_rows_held_as_tuples_are_led_exactly_as_rows_held_as_dicts(
     dicts = [dict(zip(names, row, strict=True)) for row in values]
     labels = ["a", "b", "c"][:players]
     led = table_rows(held, 7, 2, labels)
-    assert led == table_rows(dicts, 7, 2, labels)
-    assert [list(row) for row in led] == [list(row) for row in table_rows(dicts, 7, 2, labels)]
-    assert [type(row.get("seat")) for row in led] == [
-        type(row.get("seat")) for row in table_rows(dicts, 7, 2, labels)
-    ]
+    expected = table_rows(dicts, 7, 2, labels)
+    assert led == expected
+    assert [list(row) for row in led] == [list(row) for row in expected]
+    assert [type(row.get("seat")) for row in led] == [type(row.get("seat")) for row in expected]
     # A run's worker takes the led rows' columns whole: the columns of the rows as dicts
     # (no rows: no values, though the header's columns are named).
-    by_rows = Columns.from_rows(table_rows(dicts, 7, 2, labels))
+    by_rows = Columns.from_rows(expected)
     whole = Columns.from_parts([led])
     assert whole.count == by_rows.count
     if values:

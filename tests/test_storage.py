@@ -172,9 +172,8 @@ def test_columns_of_rows_held_as_tuples_equal_those_of_the_same_rows_as_dicts() 
 
 def test_led_rows_read_as_the_dicts_they_stand_for_and_pickle() -> None:
     table = TableRows(("kind", "seat", "size"), [("a", 1, 3), ("b", 0, 4)])
-    led = LedRows(
-        table, 7, 2, ["x", "y"], (("game_id", "block", "seat", "bot", "kind", "size"), 1, [0, 2])
-    )
+    header = ("game_id", "block", "seat", "bot", "kind", "size")
+    led = LedRows(table, 7, 2, ["x", "y"], header, 1, [0, 2])
     rows = [
         {"game_id": 7, "block": 2, "seat": 1, "bot": "y", "kind": "a", "size": 3},
         {"game_id": 7, "block": 2, "seat": 0, "bot": "x", "kind": "b", "size": 4},

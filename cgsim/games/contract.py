@@ -39,7 +39,7 @@ Row = dict[str, Any]
 """One flat row of a result table (column name to scalar value)."""
 
 
-class _HeldRows(Sequence[Row]):
+class HeldRows(Sequence[Row]):
     """Rows held as tuples and read as dicts, one built per row read: what
     :class:`TableRows` and :class:`LedRows` share."""
 
@@ -51,6 +51,11 @@ class _HeldRows(Sequence[Row]):
 
     def _row(self, values: tuple[Any, ...]) -> Row:
         """One row as a dict."""
+        raise NotImplementedError
+
+    def columns(self) -> dict[str, list[Any]]:
+        """The rows column by column, in the order of their header: a run's worker takes
+        them whole, with no dict built for a row."""
         raise NotImplementedError
 
     def __len__(self) -> int:
@@ -82,7 +87,7 @@ class _HeldRows(Sequence[Row]):
         return f"{type(self).__name__}({list(self)!r})"
 
 
-class TableRows(_HeldRows):
+class TableRows(HeldRows):
     """A table's rows held as tuples under one header, and seen as a sequence of rows.
 
     A game's summary adds a tuple a row as the game goes (a dict a row costs several
@@ -104,6 +109,10 @@ class TableRows(_HeldRows):
     def _row(self, values: tuple[Any, ...]) -> Row:
         return dict(zip(self.names, values, strict=True))
 
+    def columns(self) -> dict[str, list[Any]]:
+        values = self.values
+        return {name: [row[i] for row in values] for i, name in enumerate(self.names)}
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TableRows):
             return self.names == other.names and self.values == other.values
@@ -117,7 +126,7 @@ LEAD_NAMES: Final = ("game_id", "block", "seat", "bot")
 names one of the game's seats)."""
 
 
-class LedRows(_HeldRows):
+class LedRows(HeldRows):
     """A game's table held as tuples (:class:`TableRows`, its rows naming seats) led by
     the game's ids and each row's seat and bot, as
     :func:`cgsim.games.loop.rows.table_rows` leads rows, with no tuple built per row: a
@@ -132,17 +141,22 @@ class LedRows(_HeldRows):
         game_id: int,
         block: int,
         labels: Sequence[str],
-        layout: tuple[tuple[str, ...], int, Sequence[int]],
+        names: tuple[str, ...],
+        at: int,
+        own: Sequence[int],
     ) -> None:
         self.table = table
         self.game_id = game_id
         self.block = block
         self.labels = labels
         """Each seat's bot; every row's seat (its value at ``at``) is one of them, an int."""
-        self.names, self.at, self.own = layout
-        """The led rows' header (:data:`LEAD_NAMES`, then the table's own columns), the
-        index of the seat in the table's rows and the indexes of its own columns (all
-        but the lead's): worked out once per header by the loop."""
+        self.names = names
+        """The led rows' header: :data:`LEAD_NAMES`, then the table's own columns."""
+        self.at = at
+        """The index of the seat in the table's rows."""
+        self.own = own
+        """The indexes of the table's own columns (all but the lead's) in its rows (the
+        loop works out ``names``, ``at`` and ``own`` once per header)."""
 
     def _held(self) -> list[tuple[Any, ...]]:
         return self.table.values
@@ -154,7 +168,6 @@ class LedRows(_HeldRows):
         return dict(zip(self.names, led + tuple(values[i] for i in self.own), strict=True))
 
     def columns(self) -> dict[str, list[Any]]:
-        """The led rows column by column, in the order of :attr:`names`."""
         values = self.table.values
         count, at = len(values), self.at
         seats = [row[at] for row in values]

@@ -24,7 +24,7 @@ from typing import Any
 import polars as pl
 import zstandard
 
-from cgsim.games.contract import LedRows, Row, Schema, TableRows
+from cgsim.games.contract import HeldRows, Row, Schema
 from cgsim.games.recordio import iter_records
 from cgsim.play.manifest import read_manifest_data
 from cgsim.play.results import (
@@ -111,26 +111,16 @@ class Columns:
 
     @classmethod
     def from_parts(cls, parts: Sequence[Sequence[Row]]) -> Columns:
-        """Columns of several games' rows, in order: each game's a list of dicts, or a
-        :class:`TableRows` or :class:`LedRows`, whose columns are taken whole (no dict
-        built for a row)."""
+        """Columns of several games' rows, in order: each game's a list of dicts, or rows
+        held as tuples (:class:`HeldRows`), whose columns are taken whole (no dict built
+        for a row)."""
         out = cls()
         for part in parts:
-            if type(part) is TableRows:
-                out.extend(cls.from_tuples(part))
-            elif type(part) is LedRows:
+            if isinstance(part, HeldRows):
                 out.extend(cls(len(part), part.columns()))
             else:
                 out.extend(cls.from_rows(part))
         return out
-
-    @classmethod
-    def from_tuples(cls, table: TableRows) -> Columns:
-        """Columns of rows held as tuples."""
-        values = table.values
-        return cls(
-            len(values), {name: [row[i] for row in values] for i, name in enumerate(table.names)}
-        )
 
     @classmethod
     def from_frame(cls, frame: pl.DataFrame) -> Columns:

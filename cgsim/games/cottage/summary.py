@@ -92,6 +92,13 @@ _TILE_COLUMNS: Final = ("seat", "kind", "size", "covered", "turn", "final_round"
 
 _BEDS: Final = 2
 """Flowerbeds in front of each seat."""
+
+
+def _bed(seat: i64, bed: i64) -> i64:
+    """Where seat ``seat``'s bed ``bed`` is in the summary's per-bed arrays."""
+    return seat * _BEDS + bed
+
+
 _SIZE: Final = 5
 """Cells per row of a bed: cell ``(r, c)`` is bit ``r * 5 + c`` of a mask (``components``)."""
 
@@ -132,10 +139,10 @@ class Summary:
         self.printed = printed
         self.masks = vec[i64]([0] * (players * _BEDS))
         """The printed cells (a mask) of every seat's beds' board sides, as the game goes on:
-        seat ``s``'s bed ``b`` at ``s * _BEDS + b``."""
+        one a bed (:func:`_bed`)."""
         for seat, beds in enumerate(boards):
             for bed, board in enumerate(beds):
-                self.masks[seat * _BEDS + bed] = self._printed(board)
+                self.masks[_bed(seat, bed)] = self._printed(board)
         self.counts = vec[i64]([0] * (players * _COUNTERS))
         """Every seat's counters, in the order of ``_SEAT_COUNTERS``: seat ``s``'s counter
         ``c`` at ``s * _COUNTERS + c``. The counters, like the masks and beds below, are
@@ -145,7 +152,7 @@ class Summary:
         self.seat_names = _seat_names(cubes)
         self.arrived = vec[i64]([0] * (players * _BEDS * 2))
         """Per seat and bed: the owner's turn count when the bed arrived, then the tiles
-        placed on it, at ``(s * _BEDS + b) * 2`` and the next index."""
+        placed on it, two a bed (at ``2 * _bed(s, b)`` and the next index)."""
         self.beds: list[tuple[Any, ...]] = []
         self.taken: list[tuple[Any, ...]] = []
         """A row per scored bed and per tile taken, as tuples (``_BED_COLUMNS``,
@@ -218,9 +225,9 @@ class Summary:
             size: i64 = len(cells)
             counts[mine + TILES_TAKEN] = counts[mine + TILES_TAKEN] + 1
             counts[mine + TILE_CELLS] = counts[mine + TILE_CELLS] + size
-            placed = (seat * _BEDS + bed) * 2 + 1
+            placed = 2 * _bed(seat, bed) + 1
             self.arrived[placed] = self.arrived[placed] + 1
-            printed: i64 = self.masks[seat * _BEDS + bed]
+            printed: i64 = self.masks[_bed(seat, bed)]
             covered: i64 = 0
             if printed:
                 for cell in cells:
@@ -263,11 +270,10 @@ class Summary:
             counts[mine + BEDS_COMPLETED] = counts[mine + BEDS_COMPLETED] + 1
             counts[mine + POTS_SCORED] = counts[mine + POTS_SCORED] + pots
             counts[mine + CLOCHES_SCORED] = counts[mine + CLOCHES_SCORED] + cloches
-            bed = event["bed"]
-            born = (seat * _BEDS + bed) * 2
+            born = 2 * _bed(seat, event["bed"])
             self.beds.append(
                 (
-                    self.seat,
+                    seat,
                     str(event["board"]),
                     event["side"],
                     pots,
@@ -279,18 +285,18 @@ class Summary:
             )
         elif kind == KIND_CLEANUP:
             bed = event["bed"]
-            born = (seat * _BEDS + bed) * 2
+            born = 2 * _bed(seat, bed)
             self.arrived[born] = counts[mine + TURNS_TAKEN]
             self.arrived[born + 1] = 0
             new = event["new_board"]
-            self.masks[seat * _BEDS + bed] = (
+            self.masks[_bed(seat, bed)] = (
                 self._printed((str(new["board"]), new["side"])) if new else 0
             )
         elif kind == KIND_DISCARD_BED:
             owner: i64 = event["seat"]
             at = owner * _COUNTERS + BEDS_DISCARDED
             counts[at] = counts[at] + 1
-            self.masks[owner * _BEDS + event["bed"]] = 0
+            self.masks[_bed(owner, event["bed"])] = 0
         elif kind == KIND_BEEHIVE:
             self.totals[seat] = self.totals[seat] + (event["value"] - self.beehives[seat])
             self.beehives[seat] = event["value"]

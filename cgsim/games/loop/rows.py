@@ -52,6 +52,24 @@ def game_row(
     }
 
 
+_SEAT_CORE = ("game_id", "block", "seat", "bot", "players", "score", "rank", "win_share", "end")
+"""The core columns of a seat's row, in order (:func:`seat_core`)."""
+
+
+def seat_core(
+    game_id: int,
+    block: int,
+    seat: int,
+    labels: Sequence[str],
+    outcome: tuple[float, float, float, str],
+) -> tuple[Any, ...]:
+    """The core values of a seat's row (``_SEAT_CORE``): the game's ids, the seat and its
+    bot, then its ``outcome`` (score, rank, win share, and the game's end), for a
+    finished game or a failed one."""
+    score, rank, win_share, end = outcome
+    return (game_id, block, seat, labels[seat], len(labels), score, rank, win_share, end)
+
+
 def seat_row(
     game_id: int,
     block: int,
@@ -59,21 +77,8 @@ def seat_row(
     labels: Sequence[str],
     outcome: tuple[float, float, float, str],
 ) -> Row:
-    """The core columns of a seat's row: the game's ids, the seat and its bot, then its
-    ``outcome`` (score, rank, win share, and the game's end), for a finished game or a
-    failed one."""
-    score, rank, win_share, end = outcome
-    return {
-        "game_id": game_id,
-        "block": block,
-        "seat": seat,
-        "bot": labels[seat],
-        "players": len(labels),
-        "score": score,
-        "rank": rank,
-        "win_share": win_share,
-        "end": end,
-    }
+    """The core columns of a seat's row (:func:`seat_core`) as a dict."""
+    return dict(zip(_SEAT_CORE, seat_core(game_id, block, seat, labels, outcome), strict=True))
 
 
 def extend(core: Row, extra: Row) -> Row:
@@ -124,8 +129,6 @@ class _Layout:
         self.names = lead_names + tuple(names[index] for index in self.own)
         """The led rows' header: the lead's names, then the table's own."""
         self.at = names.index("seat") if self.seated else -1
-        self.led = (self.names, self.at, self.own)
-        """What :class:`LedRows` needs of it."""
 
 
 _LAYOUTS: dict[tuple[str, ...], _Layout] = {}
@@ -155,11 +158,9 @@ def _led_tuples(
         seat: Any = values[at]
         if type(seat) is not int or not 0 <= seat < players:
             return None
-    return LedRows(table, game_id, block, labels, layout.led)
+    return LedRows(table, game_id, block, labels, layout.names, at, layout.own)
 
 
-_SEAT_CORE = ("game_id", "block", "seat", "bot", "players", "score", "rank", "win_share", "end")
-"""The core columns of a seat's row, as :func:`seat_row` writes them."""
 _SEAT_HEADERS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
 """Every header of a summary's seat rows seen, its led header (None when it names a core
 column: such rows are merged as dicts, the core's value winning)."""
@@ -174,32 +175,21 @@ def _seat_tuples(
     shares: tuple[float, ...],
 ) -> TableRows | None:
     """The seats' rows of a summary that holds them as tuples, kept as tuples: each seat's
-    core values (as :func:`seat_row`'s), then its own. None when the summary's header
-    names a core column or it has not one row per seat: such rows are merged as dicts."""
-    names = _SEAT_HEADERS.get(extras.names, ())
-    if names == ():
+    core values (:func:`seat_core`), then its own. None when the summary's header names a
+    core column or it has not one row per seat: such rows are merged as dicts."""
+    if extras.names not in _SEAT_HEADERS:
         shared = any(name in _SEAT_CORE for name in extras.names)
-        names = _SEAT_HEADERS[extras.names] = None if shared else _SEAT_CORE + extras.names
+        _SEAT_HEADERS[extras.names] = None if shared else _SEAT_CORE + extras.names
+    names = _SEAT_HEADERS[extras.names]
     values = extras.values
-    players = len(labels)
-    if names is None or len(values) != players:
+    if names is None or len(values) != len(labels):
         return None
     end = result.end
     scores, ranks = result.scores, result.ranks
     out: list[tuple[Any, ...]] = []
-    for seat in range(players):
-        core = (
-            game_id,
-            block,
-            seat,
-            labels[seat],
-            players,
-            float(scores[seat]),
-            float(ranks[seat]),
-            shares[seat],
-            end,
-        )
-        out.append(core + values[seat])
+    for seat in range(len(labels)):
+        outcome = (float(scores[seat]), float(ranks[seat]), shares[seat], end)
+        out.append(seat_core(game_id, block, seat, labels, outcome) + values[seat])
     return TableRows(names, out)
 
 

@@ -15,8 +15,14 @@ from cgsim.api import simulate
 from cgsim.games.cottage.record import TURN_MARKER
 from cgsim.games.cottage.state import (
     EVENT_KINDS,
+    KIND_CODE,
     KIND_OTHER,
+    KIND_TAKE_TILE,
     KIND_TURN,
+    take_tile_kind,
+    taken_bed,
+    taken_cells,
+    taken_shape,
     turn_final,
     turn_kind,
     turn_seat,
@@ -83,9 +89,13 @@ def test_a_run_without_records_has_the_same_tables(config: dict[str, Any]) -> No
     assert isinstance(tables[True]["games"], pl.DataFrame)
 
 
-def _expected_kind(event: dict[str, Any]) -> int:
+def _expected_kind(event: dict[str, Any], kind_names: tuple[str, ...]) -> int:
     if event["e"] == TURN_MARKER:
         return turn_kind(event["seat"], event["final_round"])
+    if event["e"] == "take_tile":
+        cells = sum(1 << (5 * r + c) for r, c in event["cells"])
+        shape = kind_names.index(event["tile"].rsplit("-", 1)[0])
+        return take_tile_kind(event["bed"], shape, cells)
     return EVENT_KINDS.get(event["e"], KIND_OTHER)
 
 
@@ -101,7 +111,8 @@ def test_every_state_names_the_kind_of_each_of_its_events(
     state = game.new_game(game.make_rules(players, {}, None, variant), seed)
     rng = random.Random(seed)
     while True:
-        assert state.kinds == tuple(_expected_kind(event) for event in state.events)
+        names = state.rules.kind_names
+        assert state.kinds == tuple(_expected_kind(event, names) for event in state.events)
         if game.is_terminal(state):
             break
         legal = game.legal_actions(state)
@@ -113,4 +124,14 @@ def test_a_turn_markers_kind_gives_back_its_seat_and_final_round() -> None:
         for final_round in (False, True):
             kind = turn_kind(seat, final_round)
             assert kind >= KIND_TURN and kind not in EVENT_KINDS.values()
+            assert kind & KIND_CODE == kind  # a marker's kind is its code alone
             assert (turn_seat(kind), turn_final(kind)) == (seat, final_round)
+
+
+@given(bed=st.integers(0, 1), shape=st.integers(0, 200), cells=st.integers(1, 2**25 - 1))
+def test_a_tile_takens_kind_gives_back_its_bed_cells_and_shape(
+    bed: int, shape: int, cells: int
+) -> None:
+    kind = take_tile_kind(bed, shape, cells)
+    assert kind & KIND_CODE == KIND_TAKE_TILE
+    assert (taken_bed(kind), taken_cells(kind), taken_shape(kind)) == (bed, cells, shape)

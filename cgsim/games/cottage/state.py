@@ -57,6 +57,42 @@ EVENT_KINDS: Final[dict[str, int]] = {
 """The kind of every event the fold counts, by its "e" name (the others: ``KIND_OTHER``)."""
 
 
+KIND_BITS: Final = 5
+KIND_CODE: Final = (1 << KIND_BITS) - 1
+"""A kind's low bits (``kind & KIND_CODE``) are its code: ``KIND_*``, a turn marker's with
+its seat and round (below ``1 << KIND_BITS`` for up to 8 seats). A ``take_tile`` event's
+kind also carries, above them, what the fold reads of it (:func:`take_tile_kind`); every
+other kind is its code alone."""
+_CELL_BITS: Final = 25
+
+
+def take_tile_kind(bed: int, shape: int, cells: int) -> int:
+    """The kind of a ``take_tile`` event: its code, the bed (0 or 1), the cells the tile
+    covers (a bed mask) and its shape (the catalogue's index of its kind), so the fold
+    reads a tile taken without reading the event."""
+    return (
+        KIND_TAKE_TILE
+        | bed << KIND_BITS
+        | cells << (KIND_BITS + 1)
+        | shape << (KIND_BITS + 1 + _CELL_BITS)
+    )
+
+
+def taken_bed(kind: int) -> int:
+    """The bed of a :func:`take_tile_kind`."""
+    return kind >> KIND_BITS & 1
+
+
+def taken_cells(kind: int) -> int:
+    """The cells (a bed mask) of a :func:`take_tile_kind`."""
+    return kind >> (KIND_BITS + 1) & ((1 << _CELL_BITS) - 1)
+
+
+def taken_shape(kind: int) -> int:
+    """The shape (the catalogue's index of the tile's kind) of a :func:`take_tile_kind`."""
+    return kind >> (KIND_BITS + 1 + _CELL_BITS)
+
+
 def turn_kind(seat: int, final_round: bool) -> int:
     """The kind of the marker of a turn of ``seat`` (``final_round``: of the final round)."""
     return KIND_TURN + 2 * seat + (1 if final_round else 0)
@@ -144,6 +180,8 @@ class Rules:
     blue_target: int = field(init=False)
     tile_kind: tuple[int, ...] = field(init=False)
     """Per tile id, its kind (the catalogue's, bound here for the hot paths)."""
+    kind_names: tuple[str, ...] = field(init=False, repr=False)
+    """Per kind, its name (a tile id without its copy number)."""
     kind_masks: tuple[tuple[Mask, ...], ...] = field(init=False)
     """Per kind, the masks of its placements in placement order."""
     fit_tables: tuple[KindTable, ...] = field(init=False, repr=False)
@@ -177,6 +215,7 @@ class Rules:
         object.__setattr__(self, "orange_target", len(s.orange_track) - 1)
         object.__setattr__(self, "blue_target", len(s.blue_track) - 1)
         object.__setattr__(self, "tile_kind", self.catalogue.tile_kind)
+        object.__setattr__(self, "kind_names", tuple(k.kind for k in self.catalogue.kinds))
         object.__setattr__(self, "kind_masks", self.catalogue.kind_placement_masks)
         object.__setattr__(self, "fit_tables", fit_tables(self.kind_masks))
         catalogue = self.catalogue

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from librt.vecs import append, extend, vec
+from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from cgsim.games.contract import GameResult, GameSummary, Row, TableRows
@@ -23,6 +23,7 @@ from cgsim.games.cottage.state import (
     KIND_BONUS_POT,
     KIND_CAT,
     KIND_CLEANUP,
+    KIND_CODE,
     KIND_DISCARD_BED,
     KIND_GAIN_CAT,
     KIND_MOVE,
@@ -38,10 +39,13 @@ from cgsim.games.cottage.state import (
     SIDE_NAMES,
     Rules,
     State,
+    taken_bed,
+    taken_cells,
+    taken_shape,
     turn_final,
     turn_seat,
 )
-from cgsim.games.drama import NOBODY, Drama
+from cgsim.games.drama import NOBODY, Drama, bit_count
 
 _SEAT_COUNTERS = (
     "beds_completed",
@@ -175,6 +179,10 @@ class Summary:
         """Every turn's mover (the current turn's included), the running scores (a value
         per seat) after every ended turn, and the index of the final round's first turn,
         handed to the drama fold at the end."""
+        self.filled: i64 = 0
+        """The turns whose running scores are in ``turn_totals`` so far. Scores change on
+        a few turns of a game, so a turn's row is written only when they are about to
+        change (:meth:`_fill`) or at the end, not at every turn."""
 
     def _printed(self, board: tuple[str, str] | None) -> int:
         """The printed cells of a board side (none for no board)."""
@@ -194,8 +202,6 @@ class Summary:
 
     def turn(self, n: int, seat: int, final_round: bool) -> None:
         """A turn starts (the previous one, if any, has ended)."""
-        if len(self.movers):
-            self.turn_totals = extend(self.turn_totals, self.totals)
         self.n, self.seat, self.final_round = n, seat, bool(final_round)
         self.movers = append(self.movers, seat)
         counts = self.counts
@@ -206,11 +212,43 @@ class Summary:
             if self.first_final == NOBODY:
                 self.first_final = len(self.movers) - 1
 
+    def _fill(self, turns: i64) -> None:
+        """Write the running scores as the rows of the turns up to ``turns`` (the scores
+        have not changed since the last row written)."""
+        totals = self.totals
+        rows = self.turn_totals
+        seats: i64 = len(totals)
+        filled = self.filled
+        while filled < turns:
+            seat: i64 = 0
+            while seat < seats:
+                rows = append(rows, totals[seat])
+                seat += 1
+            filled += 1
+        self.filled = filled
+        self.turn_totals = rows
+
     def event(self, event: dict[str, Any]) -> None:
         """One event of the current turn (as a record holds it)."""
         kind = EVENT_KINDS.get(event["e"], KIND_OTHER)
         if kind != KIND_OTHER:
             self.count(kind, event)
+
+    def tile(self, bed: i64, cells: i64, shape: str) -> None:
+        """The current seat took a tile of kind ``shape`` onto its bed ``bed``, covering
+        ``cells`` (a bed mask)."""
+        seat: i64 = self.seat
+        counts = self.counts
+        mine = seat * _COUNTERS
+        size = bit_count(cells)
+        counts[mine + TILES_TAKEN] = counts[mine + TILES_TAKEN] + 1
+        counts[mine + TILE_CELLS] = counts[mine + TILE_CELLS] + size
+        placed = 2 * _bed(seat, bed) + 1
+        self.arrived[placed] = self.arrived[placed] + 1
+        covered = bit_count(cells & self.masks[_bed(seat, bed)])
+        if covered:
+            counts[mine + FEATURES_COVERED] = counts[mine + FEATURES_COVERED] + covered
+        self.taken.append((seat, shape, size, covered, self.n, self.final_round))
 
     def count(self, kind: int, event: dict[str, Any]) -> None:
         """One event of the current turn, of ``kind`` (one the fold counts)."""
@@ -220,25 +258,14 @@ class Summary:
         if kind == KIND_PASS:
             counts[mine + PASSES] = counts[mine + PASSES] + 1
         elif kind == KIND_TAKE_TILE:
-            cells: list[list[int]] = event["cells"]
-            bed: i64 = event["bed"]
-            size: i64 = len(cells)
-            counts[mine + TILES_TAKEN] = counts[mine + TILES_TAKEN] + 1
-            counts[mine + TILE_CELLS] = counts[mine + TILE_CELLS] + size
-            placed = 2 * _bed(seat, bed) + 1
-            self.arrived[placed] = self.arrived[placed] + 1
-            printed: i64 = self.masks[_bed(seat, bed)]
-            covered: i64 = 0
-            if printed:
-                for cell in cells:
-                    if printed >> (cell[0] * _SIZE + cell[1]) & 1:
-                        covered += 1
-                counts[mine + FEATURES_COVERED] = counts[mine + FEATURES_COVERED] + covered
+            mask: i64 = 0
+            for cell in event["cells"]:
+                mask |= i64(1) << (cell[0] * _SIZE + cell[1])
             tile = str(event["tile"])
             shape = _TILE_KINDS.get(tile)
             if shape is None:
                 shape = _TILE_KINDS[tile] = tile.rsplit("-", 1)[0]
-            self.taken.append((seat, shape, size, covered, self.n, self.final_round))
+            self.tile(event["bed"], mask, shape)
         elif kind == KIND_TAKE_POT:
             counts[mine + POTS_TAKEN] = counts[mine + POTS_TAKEN] + 1
         elif kind == KIND_BONUS_POT:
@@ -262,6 +289,7 @@ class Summary:
                 counts[mine + PENALTY_POINTS] = counts[mine + PENALTY_POINTS] + lost
             cubes = self.positions[seat][color]
             cube: int = event["cube"]
+            self._fill(len(self.movers) - 1)
             self.totals[seat] = self.totals[seat] + (track[to] - track[cubes[cube]])
             cubes[cube] = to
         elif kind == KIND_SCORE:
@@ -298,6 +326,7 @@ class Summary:
             counts[at] = counts[at] + 1
             self.masks[_bed(owner, event["bed"])] = 0
         elif kind == KIND_BEEHIVE:
+            self._fill(len(self.movers) - 1)
             self.totals[seat] = self.totals[seat] + (event["value"] - self.beehives[seat])
             self.beehives[seat] = event["value"]
 
@@ -307,8 +336,7 @@ class Summary:
         """The summary, once every event is in (``beehives``: each seat's beehive points;
         ``winners`` and final ``scores`` of a finished game, empty otherwise)."""
         movers = self.movers
-        if len(movers):
-            self.turn_totals = extend(self.turn_totals, self.totals)
+        self._fill(len(movers))
         self.drama.observe_turns(movers, self.turn_totals, self.first_final)
         seats: list[tuple[Any, ...]] = []
         counts = self.counts
@@ -370,6 +398,7 @@ class CottageTally:
             [(rules.board_ids[b.board], SIDE_NAMES[b.dark]) for b in p.beds if b is not None]
             for p in state.players
         ]
+        self.shapes = rules.kind_names
         self.summary = Summary(
             rules.players,
             {"orange": s.orange_track, "blue": s.blue_track},
@@ -382,8 +411,9 @@ class CottageTally:
 
     def _take(self, state: State) -> None:
         """The events of a state, by their kinds: a turn marker's kind says whose turn it
-        is and whether it is of the final round, and turns are numbered from 1, so only
-        the events the fold counts are read."""
+        is and whether it is of the final round (turns are numbered from 1), a tile
+        taken's says what the fold reads of it, so only the other events the fold counts
+        are read."""
         kinds = state.kinds
         if not kinds:
             return
@@ -391,10 +421,13 @@ class CottageTally:
         events = state.events
         for index in range(len(kinds)):
             kind = kinds[index]
-            if kind >= KIND_TURN:
-                summary.turn(summary.n + 1, turn_seat(kind), turn_final(kind))
-            elif kind != KIND_OTHER:
-                summary.count(kind, events[index])
+            code = kind & KIND_CODE
+            if code >= KIND_TURN:
+                summary.turn(summary.n + 1, turn_seat(code), turn_final(code))
+            elif code == KIND_TAKE_TILE:
+                summary.tile(taken_bed(kind), taken_cells(kind), self.shapes[taken_shape(kind)])
+            elif code != KIND_OTHER:
+                summary.count(code, events[index])
 
     def step(self, before: Any, action: int, after: Any) -> None:
         self._take(after)

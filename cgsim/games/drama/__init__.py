@@ -8,6 +8,13 @@ COMPILED = ("fold",)
 
 guard(__name__, COMPILED)
 
-from cgsim.games.drama.fold import DRAMA_COLUMNS, DRAMA_NAMES, NOBODY, POINTS, Drama  # noqa: E402
+from cgsim.games.drama.fold import (  # noqa: E402
+    DRAMA_COLUMNS,
+    DRAMA_NAMES,
+    NOBODY,
+    POINTS,
+    Drama,
+    bit_count,
+)
 
-__all__ = ["DRAMA_COLUMNS", "DRAMA_NAMES", "NOBODY", "POINTS", "Drama"]
+__all__ = ["DRAMA_COLUMNS", "DRAMA_NAMES", "NOBODY", "POINTS", "Drama", "bit_count"]

@@ -53,8 +53,9 @@ _NO_COLUMNS: Final[dict[str, float | None]] = dict.fromkeys(DRAMA_NAMES)
 """Every column null: a game's columns start as a copy."""
 
 
-def _members(mask: i64) -> i64:
-    """How many seats a mask holds."""
+def bit_count(mask: i64) -> i64:
+    """How many bits a mask sets (seats in a set of seats, cells in a bed mask): compiled,
+    a loop over native ints, where ``int.bit_count`` is a call through Python."""
     count: i64 = 0
     while mask:
         mask &= mask - 1
@@ -197,9 +198,10 @@ class Drama:
         leaders, scale, comeback = _leaders(series, seats, sole)
         lead_changes, led, changes = _lead_counts(leaders, won, turns)
         out["lead_changes"] = float(lead_changes)
-        for name, point in zip(_POINT_NAMES, POINTS, strict=True):
-            at: i64 = leaders[max(1, math.ceil(point * count))]
-            out[name] = float(_members(at & won)) / float(_members(at))
+        points = POINTS
+        for index in range(len(points)):
+            at: i64 = leaders[max(1, math.ceil(points[index] * count))]
+            out[_POINT_NAMES[index]] = float(bit_count(at & won)) / float(bit_count(at))
         out["comeback"] = comeback if sole != NOBODY else _comeback(series, leaders, seats, won)
         out["winner_led"] = float(led) / count
         first_final = self._first_final_turn(turns)
@@ -301,7 +303,7 @@ def _drama(
     """Ludii's Drama: over the states before each turn, the mean gap from the top
     evaluation to the winners' (the top evaluation is the top score divided by the
     scale)."""
-    winners = float(_members(won))
+    winners = float(bit_count(won))
     gaps = 0.0
     for row in range(turns):
         at = row * seats

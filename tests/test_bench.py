@@ -201,13 +201,35 @@ def test_a_failing_probe_is_one_error_naming_the_interpreter_and_its_last_line(
 def test_the_bare_engine_plays_the_very_games_the_match_loop_plays(game: str) -> None:
     """The match loop's cost is compared with the bare engine on the same games."""
     from cgsim.play.match import play_game
+    from cgsim.studies.bench_probe import bare_games
 
     the_game = get_game(game)
     rules = the_game.make_rules(2, {}, None, {})
     specs = [resolve_bot("random", game)] * 2
-    finals = list(bench.bare_games(2, {}, 3, 7, game))
+    finals = list(bare_games(the_game, rules, 2, range(7, 10)))
     for offset, final in enumerate(finals):
         outcome = play_game(the_game, rules, 7 + offset, specs)
         result = the_game.result(final)
         assert outcome.game["turns"] == result.turns
         assert [row["score"] for row in outcome.seats] == [float(s) for s in result.scores]
+
+
+def test_the_match_loop_figure_is_a_median_of_timed_rounds_after_an_untimed_pass(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each game is played 1 + LOOP_ROUNDS times through each side: once untimed (one-time
+    costs, the placement cache), then once per timed round."""
+    from cgsim.play import match
+    from cgsim.studies import bench_probe
+
+    played: list[int] = []
+    real = match.play_game
+
+    def counting(*args: object, **kwargs: object) -> object:
+        played.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(match, "play_game", counting)
+    answer = bench_probe.loop_overhead("cottage-garden", 2, {}, 2, 5)
+    assert len(played) == 2 * (1 + bench_probe.LOOP_ROUNDS)
+    assert answer["rate"] > 0 and answer["over"] > -1

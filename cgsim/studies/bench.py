@@ -12,7 +12,7 @@ import math
 import random
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from cgsim.games.contract import Setup
@@ -20,7 +20,7 @@ from cgsim.games.registry import DEFAULT_GAME, get_game
 from cgsim.play.backend import chosen_backend
 from cgsim.play.bot_registry import list_bots, resolve_bot
 from cgsim.play.match import play_game
-from cgsim.play.seeds import seat_seed
+from cgsim.studies.bench_probe import LOOP_ROUNDS, loop_overhead
 from cgsim.studies.strength import play
 
 if TYPE_CHECKING:
@@ -77,45 +77,6 @@ def random_games_per_second(
             decisions += 1
     elapsed = time.perf_counter() - start
     return games / elapsed, decisions / games
-
-
-def bare_games_per_second(
-    players: int, variant: dict[str, Any], games: int, seed: int, game: str = DEFAULT_GAME
-) -> float:
-    """Games per second of :func:`bare_games`."""
-    start = time.perf_counter()
-    for _ in bare_games(players, variant, games, seed, game):
-        pass
-    return games / (time.perf_counter() - start)
-
-
-def bare_games(
-    players: int, variant: dict[str, Any], games: int, seed: int, game: str = DEFAULT_GAME
-) -> Iterator[Any]:
-    """The final states of the bare engine playing exactly the games
-    :func:`match_games_per_second` plays: each seat draws from its own generator, seeded
-    as a run seeds it, and a forced action is applied without a draw, as the loop does.
-    (The engine figure draws every action from one generator: the same kind of games,
-    not the same games, and random games of some setups vary a lot in length.)"""
-    the_game = get_game(game)
-    rules = the_game.make_rules(players, {}, None, variant)
-    new_game, legal_actions = the_game.new_game, the_game.legal_actions
-    apply, is_terminal, current_player = (
-        the_game.apply,
-        the_game.is_terminal,
-        the_game.current_player,
-    )
-    for game_seed in range(seed, seed + games):
-        state = new_game(rules, game_seed)
-        rngs = [random.Random(seat_seed(game_seed, seat)) for seat in range(players)]
-        while not is_terminal(state):
-            legal = legal_actions(state)
-            if len(legal) > 1:
-                action = legal[rngs[current_player(state)].randrange(len(legal))]
-            else:
-                action = legal[0]
-            state = apply(state, action)
-        yield state
 
 
 def match_games_per_second(
@@ -202,15 +163,19 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEF
         echo(f"{setup.name:<32} {rate:>9.0f} {decisions:>15.1f}")
     echo("")
     echo("Match loop (bots, rows and summary per game), random bots, one core")
+    echo(
+        f"(over engine: the same games on the bare engine, one rules object, after an "
+        f"untimed pass; the median of {LOOP_ROUNDS} rounds, the two alternating)"
+    )
     echo(f"{'players':<32} {'no records':>11} {'over engine':>12} {'records':>9}")
     for setup in match_setups(the_game):
         n, variant = max(20, games // 3), dict(setup.variant)
-        # The engine alone on the same games just before, so drift hits both alike.
-        bare = bare_games_per_second(setup.players, variant, n, seed, game)
-        rate = match_games_per_second(setup.players, n, seed, game, variant)
+        measured = loop_overhead(game, setup.players, variant, n, seed)
         kept = match_games_per_second(setup.players, n, seed, game, variant, record=True)
-        over = f"{bare / rate - 1:+.0%}"
-        echo(f"{_players_label(setup.players):<32} {rate:>11.0f} {over:>12} {kept:>9.0f}")
+        over = f"{measured['over']:+.0%}"
+        echo(
+            f"{_players_label(setup.players):<32} {measured['rate']:>11.0f} {over:>12} {kept:>9.0f}"
+        )
     echo("")
     echo(f"Bots: mean cost per real decision ({_players_label(_bot_players(the_game))})")
     echo(f"{'bot':<14} {'ms/decision':>12} {'decisions':>10}")

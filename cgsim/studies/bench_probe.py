@@ -4,12 +4,17 @@ names, so the same measurement times two installations of cgsim (this one and an
 It reads one JSON task from its argument, imports ``cgsim`` from the interpreter's own
 environment (its working directory is a scratch folder, so the checkout it came from is
 never on its path) and prints one JSON line. Only calls every release since the game
-contract offers are used, so an older installation can be timed the same way.
+contract offers are used, so an older installation can be timed the same way. The bench
+imports :func:`loop_overhead` from here too: one measurement of the match loop, whichever
+build it times.
 """
 
 import json
+import random
+import statistics
 import sys
 import time
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -22,40 +27,80 @@ def _engine(task: dict[str, Any]) -> dict[str, Any]:
     return {"rate": rate, "decisions": decisions}
 
 
-WARM_UP_GAMES = 3
-"""Untimed games a fresh process plays before the match-loop comparison."""
+LOOP_ROUNDS = 3
+"""Timed rounds of the match-loop comparison, each the bare engine then the loop."""
 
 
-def _match(task: dict[str, Any]) -> dict[str, Any]:
+def bare_games(game: Any, rules: Any, players: int, seeds: range) -> Iterator[Any]:
+    """The final states of the bare engine playing exactly the games the match loop plays
+    with random bots: each seat draws from its own generator, seeded as a run seeds it,
+    and a forced action is applied without a draw, as the loop does."""
+    from cgsim.play.seeds import seat_seed
+
+    new_game, legal_actions, apply = game.new_game, game.legal_actions, game.apply
+    is_terminal, current_player = game.is_terminal, game.current_player
+    for game_seed in seeds:
+        state = new_game(rules, game_seed)
+        rngs = [random.Random(seat_seed(game_seed, seat)) for seat in range(players)]
+        while not is_terminal(state):
+            legal = legal_actions(state)
+            if len(legal) > 1:
+                action = legal[rngs[current_player(state)].randrange(len(legal))]
+            else:
+                action = legal[0]
+            state = apply(state, action)
+        yield state
+
+
+def loop_overhead(
+    name: str, players: int, variant: dict[str, Any], games: int, seed: int
+) -> dict[str, Any]:
+    """The match loop's cost per game over the bare engine's, random bots, records off.
+
+    Both play the same ``games`` games with one rules object, as a run's worker plays all
+    its games with one (its placement cache long full). The games are first played once
+    through each, untimed, so neither pays the process's one-time costs (imports, tables
+    built on first use) or fills the cache while timed; then :data:`LOOP_ROUNDS` rounds,
+    each the bare engine then the loop, so drift hits both alike. Returns the loop's
+    games per second and its cost over the bare engine (``over``: 0.1 is 10%), each the
+    median of the rounds.
+    """
     from cgsim.games.registry import get_game
     from cgsim.play.bot_registry import resolve_bot
     from cgsim.play.match import play_game
-    from cgsim.studies import bench
 
-    # A fresh process pays its first games' one-time costs (imports, tables built on first
-    # use): a few untimed games first, or whichever of the two is timed first looks dearer.
-    bench.random_games_per_second(
-        task["players"], task["variant"], WARM_UP_GAMES, task["seed"], task["game"]
+    game = get_game(name)
+    rules = game.make_rules(players, {}, None, variant)
+    specs = [resolve_bot("random", name)] * players
+    seeds = range(seed, seed + games)
+
+    def bare() -> float:
+        start = time.perf_counter()
+        for _ in bare_games(game, rules, players, seeds):
+            pass
+        return time.perf_counter() - start
+
+    def looped() -> float:
+        start = time.perf_counter()
+        for game_seed in seeds:
+            play_game(game, rules, game_seed, specs, record=False)
+        return time.perf_counter() - start
+
+    bare()
+    looped()
+    ratios: list[float] = []
+    rates: list[float] = []
+    for _ in range(LOOP_ROUNDS):
+        engine, loop = bare(), looped()
+        ratios.append(loop / engine)
+        rates.append(games / loop)
+    return {"rate": statistics.median(rates), "over": statistics.median(ratios) - 1}
+
+
+def _match(task: dict[str, Any]) -> dict[str, Any]:
+    return loop_overhead(
+        task["game"], task["players"], task["variant"], task["games"], task["seed"]
     )
-    # The bare engine on the same games just before, so drift hits both alike (older
-    # installations have only the engine figure's loop: the same kind of games).
-    if hasattr(bench, "bare_games_per_second"):
-        bare = bench.bare_games_per_second(
-            task["players"], task["variant"], task["games"], task["seed"], task["game"]
-        )
-    else:
-        bare, _ = bench.random_games_per_second(
-            task["players"], task["variant"], task["games"], task["seed"], task["game"]
-        )
-    game = get_game(task["game"])
-    rules = game.make_rules(task["players"], {}, None, task["variant"])
-    specs = [resolve_bot("random", task["game"])] * task["players"]
-    first = task["seed"]
-    start = time.perf_counter()
-    for seed in range(first, first + task["games"]):
-        play_game(game, rules, seed, specs, record=False)
-    rate = task["games"] / (time.perf_counter() - start)
-    return {"rate": rate, "over": bare / rate - 1}
 
 
 def _bot(task: dict[str, Any]) -> dict[str, Any]:
@@ -86,4 +131,5 @@ def main() -> None:
     print(json.dumps(answer))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -36,7 +36,6 @@ from cgsim.games.cottage.state import (
     KIND_TAKE_TILE,
     KIND_TURN,
     PHASE_OVER,
-    SIDE_NAMES,
     Rules,
     State,
     taken_bed,
@@ -124,29 +123,61 @@ def _seat_names(cubes: int) -> tuple[str, ...]:
     return names
 
 
-class Summary:
-    """The statistics fold: fed every turn start and every event of a game, in order."""
+class SummaryStart:
+    """What a game's summary starts from, the same for every game of the same settings
+    (the tally's are built once: :func:`_tally_start`). Read only."""
 
     def __init__(
-        self,
-        players: int,
-        tracks: Mapping[str, Sequence[int]],
-        cubes: int,
-        solo: bool,
-        printed: Printed,
-        boards: list[list[tuple[str, str] | None]],
+        self, players: int, tracks: Mapping[str, Sequence[int]], cubes: int, solo: bool
     ) -> None:
         self.players = players
         self.tracks: dict[str, list[int]] = {color: list(track) for color, track in tracks.items()}
-        """Each color's track values, as lists (read natively, not through ``Sequence``)."""
+        self.cubes = cubes
         self.solo = solo
+        # Every cube starts on its track's first space, and nobody holds a beehive.
+        first = sum(track[0] for track in self.tracks.values())
+        self.totals = [float(cubes * first)] * players
+        """Every seat's running score before the first turn."""
+
+
+_TALLY_STARTS: Final[dict[tuple[Any, ...], SummaryStart]] = {}
+"""The tally's summary start for each set of the settings it depends on: a run has one."""
+
+
+def _tally_start(rules: Rules) -> SummaryStart:
+    s = rules.settings
+    key = (rules.players, s.cubes, s.solo, s.orange_track, s.blue_track)
+    start = _TALLY_STARTS.get(key)
+    if start is None:
+        tracks = {"orange": s.orange_track, "blue": s.blue_track}
+        start = _TALLY_STARTS[key] = SummaryStart(rules.players, tracks, s.cubes, s.solo)
+    return start
+
+
+def _masks(players: int, printed: Printed, boards: list[list[tuple[str, str] | None]]) -> list[int]:
+    """The printed cells of each seat's beds' board sides, two a seat (none where a seat
+    has fewer beds)."""
+    masks = [0] * (players * _BEDS)
+    for seat, beds in enumerate(boards):
+        for bed, board in enumerate(beds):
+            masks[_bed(seat, bed)] = printed.get(board, 0) if board else 0
+    return masks
+
+
+class Summary:
+    """The statistics fold: fed every turn start and every event of a game, in order."""
+
+    def __init__(self, start: SummaryStart, printed: Printed, masks: list[int]) -> None:
+        players = start.players
+        cubes = start.cubes
+        self.players = players
+        self.tracks = start.tracks
+        """Each color's track values, as lists (read natively, not through ``Sequence``)."""
+        self.solo = start.solo
         self.printed = printed
-        self.masks = vec[i64]([0] * (players * _BEDS))
+        self.masks = vec[i64](masks)
         """The printed cells (a mask) of every seat's beds' board sides, as the game goes on:
         one a bed (:func:`_bed`)."""
-        for seat, beds in enumerate(boards):
-            for bed, board in enumerate(beds):
-                self.masks[_bed(seat, bed)] = self._printed(board)
         self.counts = vec[i64]([0] * (players * _COUNTERS))
         """Every seat's counters, in the order of ``_SEAT_COUNTERS``: seat ``s``'s counter
         ``c`` at ``s * _COUNTERS + c``. The counters, like the masks and beds below, are
@@ -168,11 +199,10 @@ class Summary:
         self.final_round = False
         self.beehives = [0] * players
         """Per seat, the beehive points it holds so far."""
-        start = self.running()
-        self.totals = vec[float]([float(total) for total in start])
-        """Per seat, :meth:`running` kept up to date event by event (it is read every turn),
-        as unboxed floats: the drama fold reads floats."""
-        self.drama = Drama(start)
+        self.totals = vec[float](start.totals)
+        """Per seat, its running score (its cubes' track values and its beehive) kept up to
+        date event by event, as unboxed floats: the drama fold reads floats."""
+        self.drama = Drama(start.totals)
         self.movers = vec[i64]()
         self.turn_totals = vec[float]()
         self.first_final: i64 = NOBODY
@@ -187,18 +217,6 @@ class Summary:
     def _printed(self, board: tuple[str, str] | None) -> int:
         """The printed cells of a board side (none for no board)."""
         return self.printed.get(board, 0) if board else 0
-
-    def running(self) -> list[int]:
-        """Every seat's running score: its cubes' track values and its beehive."""
-        out: list[int] = []
-        for seat, beehive in enumerate(self.beehives):
-            total = beehive
-            for color, cubes in self.positions[seat].items():
-                track = self.tracks[color]
-                for index in cubes:
-                    total += track[index]
-            out.append(total)
-        return out
 
     def turn(self, n: int, seat: int, final_round: bool) -> None:
         """A turn starts (the previous one, if any, has ended)."""
@@ -361,24 +379,24 @@ class Summary:
             "beds": TableRows(_BED_COLUMNS, self.beds),
             "tiles": TableRows(_TILE_COLUMNS, self.taken),
         }
-        return GameSummary(game=game, seats=TableRows(self.seat_names, seats), tables=tables)
+        return GameSummary(game, TableRows(self.seat_names, seats), tables)
 
 
 def summarize(record: Mapping[str, Any]) -> GameSummary:
     """Per-game and per-seat statistics, one row per scored bed and one per tile taken."""
     players = int(record["players"])
     rules = record["rules"]
-    summary = Summary(
+    start = SummaryStart(
         players,
         {"orange": rules["orange_track"], "blue": rules["blue_track"]},
         int(rules["cubes"]),
         bool(rules["solo"]),
-        printed_cells(record["components"]["boards"]),
-        [
-            [(str(b["board"]), b["side"]) for b in seat_beds]
-            for seat_beds in record["setup"]["beds"]
-        ],
     )
+    printed = printed_cells(record["components"]["boards"])
+    boards: list[list[tuple[str, str] | None]] = [
+        [(str(b["board"]), b["side"]) for b in seat_beds] for seat_beds in record["setup"]["beds"]
+    ]
+    summary = Summary(start, printed, _masks(players, printed, boards))
     for turn in record["turns"]:
         summary.turn(turn["n"], turn["seat"], turn["final_round"])
         for event in turn["events"]:
@@ -393,20 +411,22 @@ class CottageTally:
     """The summary of a game as it is played, from its states' events (no record)."""
 
     def __init__(self, rules: Rules, state: State) -> None:
-        s = rules.settings
-        boards: list[list[tuple[str, str] | None]] = [
-            [(rules.board_ids[b.board], SIDE_NAMES[b.dark]) for b in p.beds if b is not None]
-            for p in state.players
-        ]
+        # A side's printed cells are its pots and cloches (the board's features, bound on
+        # the rules), so no board is looked up by its id and side.
+        masks = [0] * (rules.players * _BEDS)
+        for seat, player in enumerate(state.players):
+            bed: i64 = 0
+            for b in player.beds:
+                if b is not None:
+                    pots_light, cloches_light, pots_dark, cloches_dark = rules.board_features[
+                        b.board
+                    ]
+                    masks[_bed(seat, bed)] = (
+                        pots_dark | cloches_dark if b.dark else pots_light | cloches_light
+                    )
+                    bed += 1
         self.shapes = rules.kind_names
-        self.summary = Summary(
-            rules.players,
-            {"orange": s.orange_track, "blue": s.blue_track},
-            s.cubes,
-            s.solo,
-            rules.catalogue.printed,
-            boards,
-        )
+        self.summary = Summary(_tally_start(rules), rules.catalogue.printed, masks)
         self._take(state)
 
     def _take(self, state: State) -> None:

@@ -22,6 +22,9 @@ from cgsim.games.contract import (
 )
 from cgsim.games.loop.core import win_shares
 
+_MATCHUPS: dict[tuple[str, ...], str] = {}
+"""Each seating's matchup (its bots' labels, sorted and joined): a run has a few."""
+
 
 def game_row(
     info: GameInfo,
@@ -34,6 +37,9 @@ def game_row(
     """The core columns of a game's row: the run's, then its ``outcome``'s (turns, end,
     winners, wall time, error and the faulty seat), for a finished game or a failed one."""
     turns, end, winners, wall_time, error, error_seat = outcome
+    matchup = _MATCHUPS.get(tuple(labels))
+    if matchup is None:
+        matchup = _MATCHUPS[tuple(labels)] = "+".join(sorted(set(labels)))
     return {
         "game_id": game_id,
         "block": block,
@@ -42,7 +48,7 @@ def game_row(
         "engine_version": info.version,
         "players": len(labels),
         "seats": list(labels),
-        "matchup": "+".join(sorted(set(labels))),
+        "matchup": matchup,
         "turns": turns,
         "end": end,
         "winners": winners,

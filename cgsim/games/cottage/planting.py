@@ -212,7 +212,7 @@ def take_tile(state: State, w: Work, action: int) -> None:
     for c in cells_of(place.cloches):
         features[FEATURE_KEYS[c]] = "cloche"
     w.emit(
-        take_tile_kind(b, rules.tile_kind[tile], mask),
+        take_tile_kind(b),
         {
             "e": "take_tile",
             "from": list(NURSERY_RC[cell]),

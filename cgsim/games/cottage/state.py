@@ -11,8 +11,6 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Final, NamedTuple
 
-from mypy_extensions import i64
-
 from cgsim.games.cottage.components import CELLS, FULL, Catalogue, Mask
 from cgsim.games.cottage.fitting import KindTable, any_fit, fit_tables, fitting
 from cgsim.games.cottage.nursery import corner_entries, gardener_rows
@@ -63,37 +61,20 @@ KIND_BITS: Final = 5
 KIND_CODE: Final = (1 << KIND_BITS) - 1
 """A kind's low bits (``kind & KIND_CODE``) are its code: ``KIND_*``, a turn marker's with
 its seat and round (below ``1 << KIND_BITS`` for up to 8 seats). A ``take_tile`` event's
-kind also carries, above them, what the fold reads of it (:func:`take_tile_kind`); every
-other kind is its code alone."""
-_CELL_BITS: Final = 25
+kind also names its bed, above them (:func:`take_tile_kind`); every other kind is its code
+alone. Every kind stays below 257, an int Python never allocates."""
 
 
-def take_tile_kind(bed: i64, shape: i64, cells: i64) -> i64:
-    """The kind of a ``take_tile`` event: its code, the bed (0 or 1), the cells the tile
-    covers (a bed mask) and its shape (the catalogue's index of its kind), so the fold
-    reads a tile taken without reading the event (native ints: compiled, a few
-    instructions)."""
-    return (
-        KIND_TAKE_TILE
-        | bed << KIND_BITS
-        | cells << (KIND_BITS + 1)
-        | shape << (KIND_BITS + 1 + _CELL_BITS)
-    )
+def take_tile_kind(bed: int) -> int:
+    """The kind of a ``take_tile`` event onto bed ``bed`` (0 or 1): the tile is then the
+    last placed on that bed of the mover's (``Bed.placed``, ``Bed.shapes``), unless a
+    later event of the same action clears or discards the bed."""
+    return KIND_TAKE_TILE | bed << KIND_BITS
 
 
-def taken_bed(kind: i64) -> i64:
+def taken_bed(kind: int) -> int:
     """The bed of a :func:`take_tile_kind`."""
     return kind >> KIND_BITS & 1
-
-
-def taken_cells(kind: i64) -> i64:
-    """The cells (a bed mask) of a :func:`take_tile_kind`."""
-    return kind >> (KIND_BITS + 1) & ((1 << _CELL_BITS) - 1)
-
-
-def taken_shape(kind: i64) -> i64:
-    """The shape (the catalogue's index of the tile's kind) of a :func:`take_tile_kind`."""
-    return kind >> (KIND_BITS + 1 + _CELL_BITS)
 
 
 def turn_kind(seat: int, final_round: bool) -> int:
@@ -183,8 +164,6 @@ class Rules:
     blue_target: int = field(init=False)
     tile_kind: tuple[int, ...] = field(init=False)
     """Per tile id, its kind (the catalogue's, bound here for the hot paths)."""
-    kind_names: tuple[str, ...] = field(init=False, repr=False)
-    """Per kind, its name (a tile id without its copy number)."""
     kind_masks: tuple[tuple[Mask, ...], ...] = field(init=False)
     """Per kind, the masks of its placements in placement order."""
     fit_tables: tuple[KindTable, ...] = field(init=False, repr=False)
@@ -210,6 +189,9 @@ class Rules:
     fit_cache: dict[int, tuple[int, ...]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
+    kind_names: tuple[str, ...] = field(init=False, repr=False)
+    """Per kind, its name (a tile id without its copy number): the games' statistics
+    name a tile's kind so."""
 
     def __post_init__(self) -> None:
         s = self.settings

@@ -165,7 +165,7 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEF
     echo("Match loop (bots, rows and summary per game), random bots, one core")
     echo(
         f"(over engine: the same games on the bare engine, one rules object, after an "
-        f"untimed pass; the median of {LOOP_ROUNDS} rounds, the two alternating)"
+        f"untimed pass; the median of {LOOP_ROUNDS} rounds, each side first in every other)"
     )
     echo(f"{'players':<32} {'no records':>11} {'over engine':>12} {'records':>9}")
     for setup in match_setups(the_game):

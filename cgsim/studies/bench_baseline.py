@@ -24,8 +24,10 @@ from cgsim.play.bot_registry import list_bots, resolve_bot
 Echo = Callable[[str], None]
 
 PROBE = Path(__file__).with_name("bench_probe.py")
-ROUNDS = 3
-"""Each figure is measured this many times per build, the builds alternating."""
+ROUNDS = 4
+"""Each figure is measured this many times per build, the builds alternating, each first
+in every other round (the process that runs second in a round runs about a percent
+slower)."""
 PROBE_SECONDS = 3600
 """A probe that runs longer than this is stuck, not slow."""
 
@@ -62,12 +64,17 @@ def _probe(python: Path, task: dict[str, Any]) -> dict[str, Any]:
 def _alternate(
     before: Path, task: dict[str, Any], rounds: int = ROUNDS
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """``rounds`` answers from each build, the two taking turns."""
+    """``rounds`` answers from each build, the two taking turns, each first in every
+    other round."""
     old: list[dict[str, Any]] = []
     new: list[dict[str, Any]] = []
-    for _ in range(rounds):
-        old.append(_probe(before, task))
-        new.append(_probe(Path(sys.executable), task))
+    for round_ in range(rounds):
+        if round_ % 2 == 0:
+            old.append(_probe(before, task))
+            new.append(_probe(Path(sys.executable), task))
+        else:
+            new.append(_probe(Path(sys.executable), task))
+            old.append(_probe(before, task))
     return old, new
 
 
@@ -108,7 +115,10 @@ def baseline_bench(baseline: Path, games: int, seed: int, echo: Echo, game: str)
         },
     )["where"]
     echo(f"Before and after: this build against the one at {Path(where).parents[2]}")
-    echo(f"(each figure the median of {ROUNDS} rounds per build, the builds alternating)")
+    echo(
+        f"(each figure the median of {ROUNDS} rounds per build, the builds alternating, "
+        "each first in every other round)"
+    )
     echo("")
     echo("Engine: random-vs-random, one core")
     echo(

@@ -15,13 +15,8 @@ from cgsim.api import simulate
 from cgsim.games.cottage.record import TURN_MARKER
 from cgsim.games.cottage.state import (
     EVENT_KINDS,
-    KIND_CLEANUP,
-    KIND_CODE,
     KIND_OTHER,
-    KIND_TAKE_TILE,
     KIND_TURN,
-    take_tile_kind,
-    taken_bed,
     turn_final,
     turn_kind,
     turn_seat,
@@ -37,6 +32,8 @@ CASES = [
     ("cottage-garden", 4, {}, ["random"] * 4, range(1, 7)),
     ("cottage-garden", 2, {"children": [5, None]}, ["random", "random"], range(1, 7)),
     ("cottage-garden", 2, {}, ["greedy", "random"], range(1, 3)),
+    # Greedy solo games complete beds, some with the tile that scores and clears them.
+    ("cottage-garden", 1, {"solo": True}, ["greedy"], range(1, 9)),
     ("kitchen-garden", 2, {}, ["random", "random"], range(1, 9)),
     ("kitchen-garden", 3, {}, ["random"] * 3, range(1, 7)),
     ("kitchen-garden", 4, {}, ["random"] * 4, range(1, 7)),
@@ -91,8 +88,6 @@ def test_a_run_without_records_has_the_same_tables(config: dict[str, Any]) -> No
 def _expected_kind(event: dict[str, Any]) -> int:
     if event["e"] == TURN_MARKER:
         return turn_kind(event["seat"], event["final_round"])
-    if event["e"] == "take_tile":
-        return take_tile_kind(event["bed"])
     return EVENT_KINDS.get(event["e"], KIND_OTHER)
 
 
@@ -120,35 +115,4 @@ def test_a_turn_markers_kind_gives_back_its_seat_and_final_round() -> None:
         for final_round in (False, True):
             kind = turn_kind(seat, final_round)
             assert kind >= KIND_TURN and kind not in EVENT_KINDS.values()
-            assert kind & KIND_CODE == kind  # a marker's kind is its code alone
             assert (turn_seat(kind), turn_final(kind)) == (seat, final_round)
-
-
-def test_a_tile_takens_kind_gives_back_its_bed_and_stays_a_small_int() -> None:
-    for bed in (0, 1):
-        kind = take_tile_kind(bed)
-        assert kind & KIND_CODE == KIND_TAKE_TILE and taken_bed(kind) == bed
-        assert kind < 257  # never allocated: the engine emits one a tile
-
-
-def test_a_tile_whose_bed_is_cleared_by_the_same_action_is_counted_from_its_event() -> None:
-    # The tally reads a tile taken from the bed it went to, in the state after the action;
-    # a tile that completes its bed is scored and cleared by that same action, so it is
-    # no longer there and must be read from its event.
-    name = "cottage-garden"
-    game = get_game(name)
-    rules = game.make_rules(1, {}, None, {"solo": True})
-    spec = resolve_bot("greedy", name)
-    cleared = 0
-    for seed in range(1, 15):
-        state, bot, rng = game.new_game(rules, seed), spec.create(), random.Random(seed)
-        bot.new_game(game, 0, state)
-        while not game.is_terminal(state):
-            legal = game.legal_actions(state)
-            state = game.apply(state, bot.choose(state, legal, rng) if len(legal) > 1 else legal[0])
-            codes = [kind & KIND_CODE for kind in state.kinds]
-            if KIND_TAKE_TILE in codes:
-                cleared += KIND_CLEANUP in codes[codes.index(KIND_TAKE_TILE) :]
-        kept = play_game(game, rules, seed, [spec], record=True)
-        assert _rows(play_game(game, rules, seed, [spec], record=False)) == _rows(kept)
-    assert cleared > 0

@@ -57,26 +57,6 @@ EVENT_KINDS: Final[dict[str, int]] = {
 """The kind of every event the fold counts, by its "e" name (the others: ``KIND_OTHER``)."""
 
 
-KIND_BITS: Final = 5
-KIND_CODE: Final = (1 << KIND_BITS) - 1
-"""A kind's low bits (``kind & KIND_CODE``) are its code: ``KIND_*``, a turn marker's with
-its seat and round (below ``1 << KIND_BITS`` for up to 8 seats). A ``take_tile`` event's
-kind also names its bed, above them (:func:`take_tile_kind`); every other kind is its code
-alone. Every kind stays below 257, an int Python never allocates."""
-
-
-def take_tile_kind(bed: int) -> int:
-    """The kind of a ``take_tile`` event onto bed ``bed`` (0 or 1): the tile is then the
-    last placed on that bed of the mover's (``Bed.placed``, ``Bed.shapes``), unless a
-    later event of the same action clears or discards the bed."""
-    return KIND_TAKE_TILE | bed << KIND_BITS
-
-
-def taken_bed(kind: int) -> int:
-    """The bed of a :func:`take_tile_kind`."""
-    return kind >> KIND_BITS & 1
-
-
 def turn_kind(seat: int, final_round: bool) -> int:
     """The kind of the marker of a turn of ``seat`` (``final_round``: of the final round)."""
     return KIND_TURN + 2 * seat + (1 if final_round else 0)
@@ -189,9 +169,6 @@ class Rules:
     fit_cache: dict[int, tuple[int, ...]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
-    kind_names: tuple[str, ...] = field(init=False, repr=False)
-    """Per kind, its name (a tile id without its copy number): the games' statistics
-    name a tile's kind so."""
 
     def __post_init__(self) -> None:
         s = self.settings
@@ -200,7 +177,6 @@ class Rules:
         object.__setattr__(self, "orange_target", len(s.orange_track) - 1)
         object.__setattr__(self, "blue_target", len(s.blue_track) - 1)
         object.__setattr__(self, "tile_kind", self.catalogue.tile_kind)
-        object.__setattr__(self, "kind_names", tuple(k.kind for k in self.catalogue.kinds))
         object.__setattr__(self, "kind_masks", self.catalogue.kind_placement_masks)
         object.__setattr__(self, "fit_tables", fit_tables(self.kind_masks))
         catalogue = self.catalogue

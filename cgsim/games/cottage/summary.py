@@ -23,7 +23,6 @@ from cgsim.games.cottage.state import (
     KIND_BONUS_POT,
     KIND_CAT,
     KIND_CLEANUP,
-    KIND_CODE,
     KIND_DISCARD_BED,
     KIND_GAIN_CAT,
     KIND_MOVE,
@@ -38,7 +37,6 @@ from cgsim.games.cottage.state import (
     PHASE_OVER,
     Rules,
     State,
-    taken_bed,
     turn_final,
     turn_seat,
 )
@@ -405,16 +403,6 @@ def summarize(record: Mapping[str, Any]) -> GameSummary:
     )
 
 
-def _bed_kept(kinds: tuple[int, ...], start: int, end: int) -> bool:
-    """Whether no event from ``start`` on takes another tile, clears a bed or discards one
-    (so a bed a tile went to still holds it, last, in the state)."""
-    for index in range(start, end):
-        code = kinds[index] & KIND_CODE
-        if code in (KIND_TAKE_TILE, KIND_CLEANUP, KIND_DISCARD_BED):
-            return False
-    return True
-
-
 class CottageTally:
     """The summary of a game as it is played, from its states' events (no record)."""
 
@@ -433,37 +421,24 @@ class CottageTally:
                         pots_dark | cloches_dark if b.dark else pots_light | cloches_light
                     )
                     bed += 1
-        self.shapes = rules.kind_names
-        self.tile_kind = rules.tile_kind
         self.summary = Summary(_tally_start(rules), rules.catalogue.printed, masks)
         self._take(state)
 
     def _take(self, state: State) -> None:
         """The events of a state, by their kinds: a turn marker's kind says whose turn it
-        is and whether it is of the final round (turns are numbered from 1), and a tile
-        taken is read from the bed it went to, so only the other events the fold counts
-        are read."""
+        is and whether it is of the final round, and turns are numbered from 1, so only
+        the events the fold counts are read."""
         kinds = state.kinds
         if not kinds:
             return
         summary = self.summary
         events = state.events
-        count = len(kinds)
-        for index in range(count):
+        for index in range(len(kinds)):
             kind = kinds[index]
-            code = kind & KIND_CODE
-            if code >= KIND_TURN:
-                summary.turn(summary.n + 1, turn_seat(code), turn_final(code))
-            elif code == KIND_TAKE_TILE and _bed_kept(kinds, index + 1, count):
-                bed = taken_bed(kind)
-                taken = state.players[summary.seat].beds[bed]
-                if taken is None:
-                    summary.count(code, events[index])
-                else:
-                    shape = self.shapes[self.tile_kind[taken.placed[-1]]]
-                    summary.tile(bed, taken.shapes[-1], shape)
-            elif code != KIND_OTHER:
-                summary.count(code, events[index])
+            if kind >= KIND_TURN:
+                summary.turn(summary.n + 1, turn_seat(kind), turn_final(kind))
+            elif kind != KIND_OTHER:
+                summary.count(kind, events[index])
 
     def step(self, before: Any, action: int, after: Any) -> None:
         self._take(after)

@@ -272,9 +272,11 @@ class Summary:
         if kind == KIND_PASS:
             counts[mine + PASSES] = counts[mine + PASSES] + 1
         elif kind == KIND_TAKE_TILE:
+            cells: list[list[int]] = event["cells"]
             mask: i64 = 0
-            for cell in event["cells"]:
-                mask |= i64(1) << (cell[0] * _SIZE + cell[1])
+            for cell in cells:
+                at: i64 = cell[0] * _SIZE + cell[1]
+                mask |= i64(1) << at
             tile = str(event["tile"])
             shape = _TILE_KINDS.get(tile)
             if shape is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,21 @@ def test_the_match_loop_figure_is_a_median_of_timed_rounds_after_an_untimed_pass
     answer = bench_probe.loop_overhead("cottage-garden", 2, {}, 2, 5)
     assert len(played) == 2 * (1 + bench_probe.LOOP_ROUNDS)
     assert answer["rate"] > 0 and answer["over"] > -1
+
+
+def test_each_side_of_a_comparison_goes_first_in_every_other_round() -> None:
+    """Whichever runs second in a round runs slower, so neither is always second."""
+    from cgsim.studies.bench_probe import take_turns
+
+    order: list[str] = []
+
+    def side(name: str) -> Callable[[], int]:
+        def call() -> int:
+            order.append(name)
+            return len(order)
+
+        return call
+
+    firsts, seconds = take_turns(side("a"), side("b"), 4)
+    assert order == ["a", "b", "b", "a", "a", "b", "b", "a"]
+    assert firsts == [1, 4, 5, 8] and seconds == [2, 3, 6, 7]

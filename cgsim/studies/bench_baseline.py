@@ -20,14 +20,13 @@ from typing import Any
 from cgsim.errors import ConfigError
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import list_bots, resolve_bot
+from cgsim.studies.bench_probe import take_turns
 
 Echo = Callable[[str], None]
 
 PROBE = Path(__file__).with_name("bench_probe.py")
 ROUNDS = 4
-"""Each figure is measured this many times per build, the builds alternating, each first
-in every other round (the process that runs second in a round runs about a percent
-slower)."""
+"""Each figure is measured this many times per build, the builds taking turns."""
 PROBE_SECONDS = 3600
 """A probe that runs longer than this is stuck, not slow."""
 
@@ -64,18 +63,10 @@ def _probe(python: Path, task: dict[str, Any]) -> dict[str, Any]:
 def _alternate(
     before: Path, task: dict[str, Any], rounds: int = ROUNDS
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """``rounds`` answers from each build, the two taking turns, each first in every
-    other round."""
-    old: list[dict[str, Any]] = []
-    new: list[dict[str, Any]] = []
-    for round_ in range(rounds):
-        if round_ % 2 == 0:
-            old.append(_probe(before, task))
-            new.append(_probe(Path(sys.executable), task))
-        else:
-            new.append(_probe(Path(sys.executable), task))
-            old.append(_probe(before, task))
-    return old, new
+    """``rounds`` answers from each build, the two taking turns (:func:`take_turns`)."""
+    return take_turns(
+        lambda: _probe(before, task), lambda: _probe(Path(sys.executable), task), rounds
+    )
 
 
 def _median(answers: list[dict[str, Any]], key: str) -> float:

@@ -14,8 +14,8 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 
 def _engine(task: dict[str, Any]) -> dict[str, Any]:
@@ -28,8 +28,27 @@ def _engine(task: dict[str, Any]) -> dict[str, Any]:
 
 
 LOOP_ROUNDS = 4
-"""Timed rounds of the match-loop comparison, each timing the bare engine and the loop,
-in turn first (whichever runs second in a round runs about a percent slower)."""
+"""Timed rounds of the match-loop comparison (:func:`take_turns`)."""
+
+T = TypeVar("T")
+
+
+def take_turns(
+    first: Callable[[], T], second: Callable[[], T], rounds: int
+) -> tuple[list[T], list[T]]:
+    """``rounds`` answers of each, the two alternating, each called first in every other
+    round: whichever runs second in a round runs about a percent slower, so neither may
+    always be second. The bench's before-and-after probes take turns this way too."""
+    firsts: list[T] = []
+    seconds: list[T] = []
+    for round_ in range(rounds):
+        if round_ % 2 == 0:
+            firsts.append(first())
+            seconds.append(second())
+        else:
+            seconds.append(second())
+            firsts.append(first())
+    return firsts, seconds
 
 
 def bare_games(game: Any, rules: Any, players: int, seeds: range) -> Iterator[Any]:
@@ -62,8 +81,7 @@ def loop_overhead(
     its games with one (its placement cache long full). The games are first played once
     through each, untimed, so neither pays the process's one-time costs (imports, tables
     built on first use) or fills the cache while timed; then :data:`LOOP_ROUNDS` rounds,
-    each timing both, so drift hits both alike, the bare engine first in every other
-    round. Returns the loop's games per second and its cost over the bare engine
+    each timing both (:func:`take_turns`), so drift hits both alike. Returns the loop's games per second and its cost over the bare engine
     (``over``: 0.1 is 10%), each the median of the rounds.
     """
     from cgsim.games.registry import get_game
@@ -89,18 +107,10 @@ def loop_overhead(
 
     bare()
     looped()
-    ratios: list[float] = []
-    rates: list[float] = []
-    for round_ in range(LOOP_ROUNDS):
-        if round_ % 2 == 0:
-            engine = bare()
-            loop = looped()
-        else:
-            loop = looped()
-            engine = bare()
-        ratios.append(loop / engine)
-        rates.append(games / loop)
-    return {"rate": statistics.median(rates), "over": statistics.median(ratios) - 1}
+    engine, loop = take_turns(bare, looped, LOOP_ROUNDS)
+    ratios = [spent / alone for spent, alone in zip(loop, engine, strict=True)]
+    rate = statistics.median([games / spent for spent in loop])
+    return {"rate": rate, "over": statistics.median(ratios) - 1}
 
 
 def _match(task: dict[str, Any]) -> dict[str, Any]:

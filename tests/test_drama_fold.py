@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from cgsim.games.drama import DRAMA_NAMES, NOBODY, POINTS, Drama
+from cgsim.games.drama import DRAMA_NAMES, NOBODY, POINTS, Drama, bit_count
 
 
 def _leaders(scores: Sequence[float]) -> frozenset[int]:
@@ -140,3 +140,8 @@ def test_turns_handed_over_at_once_give_the_columns_of_turns_observed_one_by_one
             marked[0] if marked else NOBODY,
         )
     assert at_once.columns(winners, final) == one_by_one.columns(winners, final)
+
+
+@given(st.integers(0, 2**62))
+def test_a_masks_bit_count_is_its_number_of_set_bits(mask: int) -> None:
+    assert bit_count(mask) == mask.bit_count()

@@ -116,3 +116,16 @@ def test_a_turn_markers_kind_gives_back_its_seat_and_final_round() -> None:
             kind = turn_kind(seat, final_round)
             assert kind >= KIND_TURN and kind not in EVENT_KINDS.values()
             assert (turn_seat(kind), turn_final(kind)) == (seat, final_round)
+
+
+def test_games_of_the_same_settings_share_their_summary_start() -> None:
+    # A run's games start their summaries from one start (built once per settings), and
+    # other settings get their own.
+    from cgsim.games.cottage.summary import _tally_start
+
+    game = get_game("cottage-garden")
+    first = _tally_start(game.make_rules(2, {}, None, {}))
+    assert _tally_start(game.make_rules(2, {}, None, {})) is first
+    assert first.totals == [0.0, 0.0] and first.players == 2
+    other = _tally_start(game.make_rules(3, {}, None, {}))
+    assert other is not first and other.players == 3

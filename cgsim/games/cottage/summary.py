@@ -204,11 +204,9 @@ class Summary:
         self.first_final: i64 = NOBODY
         """Every turn's mover (the current turn's included), the running scores (a value
         per seat) after every ended turn, and the index of the final round's first turn,
-        handed to the drama fold at the end."""
-        self.filled: i64 = 0
-        """The turns whose running scores are in ``turn_totals`` so far. Scores change on
-        a few turns of a game, so a turn's row is written only when they are about to
-        change (:meth:`_fill`) or at the end, not at every turn."""
+        handed to the drama fold at the end. Scores change on a few turns of a game, so a
+        turn's row of ``turn_totals`` is written only when they are about to change
+        (:meth:`_fill`) or at the end, not at every turn."""
 
     def _printed(self, board: tuple[str, str] | None) -> int:
         """The printed cells of a board side (none for no board)."""
@@ -232,14 +230,13 @@ class Summary:
         totals = self.totals
         rows = self.turn_totals
         seats: i64 = len(totals)
-        filled = self.filled
+        filled: i64 = len(rows) // seats
         while filled < turns:
             seat: i64 = 0
             while seat < seats:
                 rows = append(rows, totals[seat])
                 seat += 1
             filled += 1
-        self.filled = filled
         self.turn_totals = rows
 
     def event(self, event: dict[str, Any]) -> None:
@@ -247,22 +244,6 @@ class Summary:
         kind = EVENT_KINDS.get(event["e"], KIND_OTHER)
         if kind != KIND_OTHER:
             self.count(kind, event)
-
-    def tile(self, bed: i64, cells: i64, shape: str) -> None:
-        """The current seat took a tile of kind ``shape`` onto its bed ``bed``, covering
-        ``cells`` (a bed mask)."""
-        seat: i64 = self.seat
-        counts = self.counts
-        mine = seat * _COUNTERS
-        size = bit_count(cells)
-        counts[mine + TILES_TAKEN] = counts[mine + TILES_TAKEN] + 1
-        counts[mine + TILE_CELLS] = counts[mine + TILE_CELLS] + size
-        placed = 2 * _bed(seat, bed) + 1
-        self.arrived[placed] = self.arrived[placed] + 1
-        covered = bit_count(cells & self.masks[_bed(seat, bed)])
-        if covered:
-            counts[mine + FEATURES_COVERED] = counts[mine + FEATURES_COVERED] + covered
-        self.taken.append((seat, shape, size, covered, self.n, self.final_round))
 
     def count(self, kind: int, event: dict[str, Any]) -> None:
         """One event of the current turn, of ``kind`` (one the fold counts)."""
@@ -277,11 +258,19 @@ class Summary:
             for cell in cells:
                 at: i64 = cell[0] * _SIZE + cell[1]
                 mask |= i64(1) << at
+            bed: i64 = event["bed"]
+            size = bit_count(mask)
+            counts[mine + TILES_TAKEN] = counts[mine + TILES_TAKEN] + 1
+            counts[mine + TILE_CELLS] = counts[mine + TILE_CELLS] + size
+            placed = 2 * _bed(seat, bed) + 1
+            self.arrived[placed] = self.arrived[placed] + 1
+            covered = bit_count(mask & self.masks[_bed(seat, bed)])
+            counts[mine + FEATURES_COVERED] = counts[mine + FEATURES_COVERED] + covered
             tile = str(event["tile"])
             shape = _TILE_KINDS.get(tile)
             if shape is None:
                 shape = _TILE_KINDS[tile] = tile.rsplit("-", 1)[0]
-            self.tile(event["bed"], mask, shape)
+            self.taken.append((seat, shape, size, covered, self.n, self.final_round))
         elif kind == KIND_TAKE_POT:
             counts[mine + POTS_TAKEN] = counts[mine + POTS_TAKEN] + 1
         elif kind == KIND_BONUS_POT:

@@ -167,8 +167,8 @@ def _led_tuples(
     return LedRows(table, game_id, block, labels, layout.names, at, layout.own)
 
 
-_SEAT_HEADERS: dict[tuple[str, ...], tuple[str, ...] | None] = {}
-"""Every header of a summary's seat rows seen, its led header (None when it names a core
+_SEAT_HEADERS: dict[tuple[str, ...], tuple[str, ...]] = {}
+"""Every header of a summary's seat rows seen, its led header (empty when it names a core
 column: such rows are merged as dicts, the core's value winning)."""
 
 
@@ -183,12 +183,12 @@ def _seat_tuples(
     """The seats' rows of a summary that holds them as tuples, kept as tuples: each seat's
     core values (:func:`seat_core`), then its own. None when the summary's header names a
     core column or it has not one row per seat: such rows are merged as dicts."""
-    if extras.names not in _SEAT_HEADERS:
+    names = _SEAT_HEADERS.get(extras.names)
+    if names is None:
         shared = any(name in _SEAT_CORE for name in extras.names)
-        _SEAT_HEADERS[extras.names] = None if shared else _SEAT_CORE + extras.names
-    names = _SEAT_HEADERS[extras.names]
+        names = _SEAT_HEADERS[extras.names] = () if shared else _SEAT_CORE + extras.names
     values = extras.values
-    if names is None or len(values) != len(labels):
+    if not names or len(values) != len(labels):
         return None
     end = result.end
     scores, ranks = result.scores, result.ranks

@@ -111,6 +111,54 @@ def test_summary_columns() -> None:
     assert [r["cards_in_hand_end"] for r in summary.seats] == [len(h) for h in final.hands]
 
 
+_GAME_COUNTS = {
+    "sluggards_played": "sluggard",
+    "sluggards_cancelled": "sluggard_cancel",
+    "weeds_played": "weed",
+    "weedings": "weeding",
+    "steals": "steal",
+    "crows": "crow",
+    "bazaars": "bazaar",
+    "holidays": "holiday",
+    "reshuffles": "reshuffle",
+}
+# Per seat counter: the events it counts, each with the field naming the seat it counts
+# for (None: the turn's actor).
+_SEAT_COUNTS: dict[str, list[tuple[str, str | None]]] = {
+    "weeds_played": [("weed", None)],
+    "weeds_received": [("weed", "target")],
+    "sluggards_played": [("sluggard", None)],
+    "sluggard_turns_lost": [("skip", "seat")],
+    "workers_used": [("cond_worker", None), ("weeding", None), ("sluggard_cancel", "seat")],
+    "specials_used": [
+        (kind, None) for kind in ("cond_special", "bazaar", "holiday", "crow", "steal")
+    ],
+    "harvests": [("harvest", None)],
+    "market_swaps": [("market", None)],
+}
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (2, 2), (3, 3), (4, 4), (4, 5)])
+def test_every_counter_counts_its_events(players: int, seed: int) -> None:
+    # The summary's counters against a plain count of the record's events.
+    record, _ = recorded_game(players, seed)
+    game_counts = dict.fromkeys(_GAME_COUNTS, 0)
+    seat_counts = [dict.fromkeys(_SEAT_COUNTS, 0) for _ in range(players)]
+    for turn in record["turns"]:
+        for event in turn["events"]:
+            for counter, kind in _GAME_COUNTS.items():
+                game_counts[counter] += event["e"] == kind
+            for counter, counted in _SEAT_COUNTS.items():
+                for kind, field in counted:
+                    if event["e"] == kind:
+                        seat = turn["seat"] if field is None else event[field]
+                        seat_counts[seat][counter] += 1
+    summary = GAME.summarize(record)
+    assert {key: summary.game[key] for key in _GAME_COUNTS} == game_counts
+    assert [{key: row[key] for key in _SEAT_COUNTS} for row in summary.seats] == seat_counts
+    assert sum(game_counts.values()) > 0
+
+
 def test_malformed_records_are_reported() -> None:
     record, _ = recorded_game(2, 2, cap=20)
     no_components = {k: v for k, v in record.items() if k != "components"}

@@ -36,6 +36,8 @@ SEAT_COUNTERS = (
     "harvests",
     "market_swaps",
 )
+_SEAT_WIDTH: Final = len(SEAT_COUNTERS)
+"""Counters of a seat."""
 GAME_COUNTERS = (
     "sluggards_played",
     "sluggards_cancelled",
@@ -47,24 +49,32 @@ GAME_COUNTERS = (
     "holidays",
     "reshuffles",
 )
-NO_COUNTER: Final = -1
+_COUNTER_BITS: Final = 8
+"""Bits of each field of a plan (:func:`_plan`)."""
+_FIELD: Final = (1 << _COUNTER_BITS) - 1
+_ATTACK: Final = 1 << 3 * _COUNTER_BITS
 
 
 def _plan(
     game: str | None = None, actor: str | None = None, seat: str | None = None, attack: bool = False
-) -> tuple[int, int, int, bool]:
-    """What one event of a kind counts: a game counter, a counter of the turn's actor and
-    one of the event's own seat (each an index, or NO_COUNTER), and whether it is an
-    attack on that seat."""
-    return (
-        GAME_COUNTERS.index(game) if game else NO_COUNTER,
-        SEAT_COUNTERS.index(actor) if actor else NO_COUNTER,
-        SEAT_COUNTERS.index(seat) if seat else NO_COUNTER,
-        attack,
+) -> int:
+    """What one event of a kind counts, packed in one int (a native int when compiled, so
+    the tally reads a plan without unpacking a tuple of boxed ints): a game counter, a
+    counter of the turn's actor and one of the event's own seat, each as its index plus
+    one (0 for none) in its own :data:`_COUNTER_BITS` bits, lowest first, and above them
+    whether the event is an attack on that seat."""
+    fields = (
+        GAME_COUNTERS.index(game) + 1 if game else 0,
+        SEAT_COUNTERS.index(actor) + 1 if actor else 0,
+        SEAT_COUNTERS.index(seat) + 1 if seat else 0,
     )
+    packed = _ATTACK if attack else 0
+    for field, value in enumerate(fields):
+        packed |= value << field * _COUNTER_BITS
+    return packed
 
 
-_PLANS: Final[dict[str, tuple[int, int, int, bool]]] = {
+_PLANS: Final[dict[str, int]] = {
     "weed": _plan("weeds_played", "weeds_played", "weeds_received", attack=True),
     "sluggard": _plan("sluggards_played", "sluggards_played"),
     "sluggard_accept": _plan(attack=True),
@@ -96,6 +106,16 @@ _ACTION_EVENTS = {
     A.STEAL: "steal",
 }
 """The counted event each of these actions always produces (and no other does)."""
+_ACTION_PLANS: Final[tuple[int, ...]] = tuple(
+    _PLANS[_ACTION_EVENTS[kind]] if kind in _ACTION_EVENTS else 0
+    for kind in range(len(A.KIND_NAMES))
+)
+"""The plan of each kind of action's event, by the action's kind (0: none)."""
+_WEED: Final = _PLANS["weed"]
+_SLUGGARD: Final = _PLANS["sluggard"]
+_SLUGGARD_ACCEPT: Final = _PLANS["sluggard_accept"]
+_SKIP: Final = _PLANS["skip"]
+_RESHUFFLE: Final = _PLANS["reshuffle"]
 
 
 def _runner_up(result: Mapping[str, Any]) -> int | None:
@@ -120,9 +140,11 @@ class Counts:
         self.turn_plants = vec[float]()
         """Every turn's mover and every seat's plants after it, handed to the drama fold
         at the end."""
-        self.seats: list[list[int]] = [[0] * len(SEAT_COUNTERS) for _ in range(players)]
-        """Per seat, its counters in the order of ``SEAT_COUNTERS``."""
-        self.game: list[int] = [0] * len(GAME_COUNTERS)
+        self.seats = vec[i64]([0] * (players * _SEAT_WIDTH))
+        """Every seat's counters, in the order of ``SEAT_COUNTERS``: seat ``s``'s counter
+        ``c`` at ``s * _SEAT_WIDTH + c``. Native ints in one array: compiled, a
+        count is a load and a store."""
+        self.game = vec[i64]([0] * len(GAME_COUNTERS))
         """The game's counters in the order of ``GAME_COUNTERS``."""
         self.attacks: list[tuple[int, int]] = []
         """(turn, seat) of every Weed placed on a seat and every Sluggard a seat accepted."""
@@ -131,19 +153,24 @@ class Counts:
         """A counted event of ``kind`` in ``actor``'s turn ``turn``; ``seat`` is the
         event's own seat (a Weed's target, the seat that accepts, cancels or skips)."""
         plan = _PLANS.get(kind)
-        if plan is None:
-            return
-        game, mine, theirs, attack = plan
-        # `x = x + 1`: compiled, an augmented item assignment is a generic add.
-        if game != NO_COUNTER:
-            self.game[game] = self.game[game] + 1
-        if mine != NO_COUNTER:
-            counts = self.seats[actor]
-            counts[mine] = counts[mine] + 1
-        if theirs != NO_COUNTER:
-            counts = self.seats[seat]
-            counts[theirs] = counts[theirs] + 1
-        if attack:
+        if plan is not None:
+            self.count(plan, actor, turn, seat)
+
+    def count(self, plan: i64, actor: i64, turn: int, seat: i64) -> None:
+        """An event counted as ``plan`` says (:func:`_plan`), the arguments as in
+        :meth:`event`."""
+        game = plan & _FIELD
+        if game:
+            self.game[game - 1] = self.game[game - 1] + 1
+        mine = plan >> _COUNTER_BITS & _FIELD
+        if mine:
+            at = actor * _SEAT_WIDTH + mine - 1
+            self.seats[at] = self.seats[at] + 1
+        theirs = plan >> 2 * _COUNTER_BITS & _FIELD
+        if theirs:
+            at = seat * _SEAT_WIDTH + theirs - 1
+            self.seats[at] = self.seats[at] + 1
+        if plan & _ATTACK:
             self.attacks.append((turn, seat))
 
     def turn_ended(self, seat: int, plants: list[int]) -> None:
@@ -154,9 +181,10 @@ class Counts:
 
     def finish(self, result: Mapping[str, Any], tasks: list[str]) -> GameSummary:
         """Game columns, one row of seat columns per seat; no extra tables."""
-        game: dict[str, Any] = dict(zip(GAME_COUNTERS, self.game, strict=True))
+        game: dict[str, Any] = dict(zip(GAME_COUNTERS, list(self.game), strict=True))
         seats: list[dict[str, Any]] = [
-            dict(zip(SEAT_COUNTERS, counts, strict=True)) for counts in self.seats
+            dict(zip(SEAT_COUNTERS, list(self.seats[at : at + _SEAT_WIDTH]), strict=True))
+            for at in range(0, self.players * _SEAT_WIDTH, _SEAT_WIDTH)
         ]
         runner_up = _runner_up(result)
         window_start = int(result.get("turns", 0)) - 2 * self.players
@@ -234,27 +262,30 @@ class KitchenTally:
     def _plants(self, state: State) -> list[int]:
         """Every seat's plants in its beds now."""
         plants = self.plants
-        for seat in range(state.players):
-            beds = state.beds[seat]
-            if beds is not self.seat_beds[seat]:
-                self.seat_beds[seat] = beds
+        beds = state.beds
+        counted = self.seat_beds
+        for seat in range(len(plants)):
+            mine = beds[seat]
+            if mine is not counted[seat]:
+                counted[seat] = mine
                 plants[seat] = plants_planted(state, seat)
         return plants
 
     def step(self, before: Any, action: int, after: Any) -> None:
         state: State = before
-        self._turns_ended(state, after)
+        later: State = after
+        turn = state.turn
+        if later.turn != turn:
+            self._turns_ended(state, later)
         kind = action >> 18
-        actor, turn = state.active, state.turn
-        counts = self.counts
-        name = _ACTION_EVENTS.get(kind)
-        if name is not None:
-            counts.event(name, actor, turn, state.sub_seat)
+        plan = _ACTION_PLANS[kind]
+        if plan:
+            self.counts.count(plan, state.active, turn, state.sub_seat)
         elif kind == A.WEED:
-            counts.event("weed", actor, turn, action >> 12 & 63)
+            self.counts.count(_WEED, state.active, turn, action >> 12 & 63)
         elif kind == A.COND_SLUGGARD:
             target = action >> 12 & 63
-            counts.event("sluggard", actor, turn)
+            self.counts.count(_SLUGGARD, state.active, turn, NONE)
             catalogue = self.catalogue
             if not has_type(catalogue, state.hands[target], catalogue.worker):
                 self._accept(target, turn)
@@ -262,15 +293,13 @@ class KitchenTally:
             self._accept(state.sub_seat, turn)
 
     def _turns_ended(self, before: State, after: State) -> None:
-        """Every turn that ended with this action (a Sluggard skips whole turns)."""
-        if after.turn == before.turn:
-            return
+        """Every turn that ended with one action (a Sluggard skips whole turns)."""
         plants = self._plants(after)
         for skipped in range(after.turn - before.turn):
             self.counts.turn_ended((before.active + skipped) % before.players, plants)
 
     def _accept(self, seat: int, turn: int) -> None:
-        self.counts.event("sluggard_accept", seat, turn, seat)
+        self.counts.count(_SLUGGARD_ACCEPT, seat, turn, seat)
         self.accepted[seat] += 1
 
     def finish(self, final: Any, result: GameResult) -> GameSummary:
@@ -280,8 +309,8 @@ class KitchenTally:
         for seat, accepted in enumerate(self.accepted):
             lying = state.sluggards[seat] != NONE
             for _ in range(accepted - lying):
-                counts.event("skip", seat, 0, seat)
+                counts.count(_SKIP, seat, 0, seat)
         for _ in range(state.reshuffles - self.reshuffles):
-            counts.event("reshuffle", 0, 0)
+            counts.count(_RESHUFFLE, 0, 0, NONE)
         tasks = [state.rules.catalogue.tasks[task].name for task in state.tasks]
         return counts.finish(result_dict(state), tasks)

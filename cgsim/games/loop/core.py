@@ -162,14 +162,19 @@ def play(
     action: Any
     ask: Any = decide
     while not is_terminal(state):
-        seat: int = current_player(state)
         legal: Sequence[Action] = legal_actions(state)
         count = len(legal)
+        # Whose action it is, asked only where somebody is told: a forced action is
+        # applied without asking its seat's bot, so only observing bots need the seat.
+        seat: int = -1
         if count == 1:
             action = legal[0]
+            if watchers:
+                seat = current_player(state)
         elif count == 0:
             raise RuntimeError("no legal action in a non-terminal state")
         else:
+            seat = current_player(state)
             if before_decision is not None:
                 before_decision(state, seat)
             bot: Any = seated[seat]

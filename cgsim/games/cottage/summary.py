@@ -42,7 +42,7 @@ from cgsim.games.cottage.state import (
 )
 from cgsim.games.drama import NOBODY, Drama, bit_count
 
-_SEAT_COUNTERS = (
+_SEAT_COUNTERS: Final = (
     "beds_completed",
     "pots_scored",
     "cloches_scored",
@@ -266,7 +266,7 @@ class Summary:
             self.arrived[placed] = self.arrived[placed] + 1
             covered = bit_count(mask & self.masks[_bed(seat, bed)])
             counts[mine + FEATURES_COVERED] = counts[mine + FEATURES_COVERED] + covered
-            tile = str(event["tile"])
+            tile: str = event["tile"]
             shape = _TILE_KINDS.get(tile)
             if shape is None:
                 shape = _TILE_KINDS[tile] = tile.rsplit("-", 1)[0]

@@ -9,7 +9,7 @@ random game's engine time.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from cgsim.games.contract import (
     LEAD_NAMES,
@@ -22,7 +22,7 @@ from cgsim.games.contract import (
 )
 from cgsim.games.loop.core import win_shares
 
-_MATCHUPS: dict[tuple[str, ...], str] = {}
+_MATCHUPS: Final[dict[tuple[str, ...], str]] = {}
 """Each seating's matchup (its bots' labels, sorted and joined): a run has a few."""
 
 
@@ -58,7 +58,17 @@ def game_row(
     }
 
 
-_SEAT_CORE = ("game_id", "block", "seat", "bot", "players", "score", "rank", "win_share", "end")
+_SEAT_CORE: Final = (
+    "game_id",
+    "block",
+    "seat",
+    "bot",
+    "players",
+    "score",
+    "rank",
+    "win_share",
+    "end",
+)
 """The core columns of a seat's row, in order (:func:`seat_core`)."""
 
 
@@ -95,7 +105,7 @@ def extend(core: Row, extra: Row) -> Row:
     return row
 
 
-_NO_SEAT_LEAD = ("game_id", "block", "seat")
+_NO_SEAT_LEAD: Final = ("game_id", "block", "seat")
 """The lead of a row that names no seat (its seat null, no bot)."""
 
 
@@ -137,7 +147,7 @@ class _Layout:
         self.at = names.index("seat") if self.seated else -1
 
 
-_LAYOUTS: dict[tuple[str, ...], _Layout] = {}
+_LAYOUTS: Final[dict[tuple[str, ...], _Layout]] = {}
 """Every header seen, its layout (a game's tables have a few headers, the same each game)."""
 
 
@@ -167,7 +177,7 @@ def _led_tuples(
     return LedRows(table, game_id, block, labels, layout.names, at, layout.own)
 
 
-_SEAT_HEADERS: dict[tuple[str, ...], tuple[str, ...]] = {}
+_SEAT_HEADERS: Final[dict[tuple[str, ...], tuple[str, ...]]] = {}
 """Every header of a summary's seat rows seen, its led header (empty when it names a core
 column: such rows are merged as dicts, the core's value winning)."""
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-NOBODY = -1.0
-GAME, SEAT, SINCE = 0, 1, 2
-CELLS = 3
-MIN_GRACE = 1.0
+NOBODY: Final = -1.0
+GAME: Final = 0
+SEAT: Final = 1
+SINCE: Final = 2
+CELLS: Final = 3
+MIN_GRACE: Final = 1.0
 """Least grace, in seconds, past the time limit before a bot is stopped from outside."""
 
 Check = Callable[[int | None], None]

@@ -143,29 +143,29 @@ def _play(
         watch.leave()
     rngs = [random.Random(s) for s in seat_seeds]
     state = game.new_game(rules, seed)
-
-    def play(after_action: loop.AfterAction) -> Any:
-        return loop.play(
-            game,
-            state,
-            bots,
-            rngs,
-            decide=referee,
-            after_action=after_action,
-            watch=watch,
-            max_actions=MAX_ACTIONS if max_actions is None else min(max_actions, MAX_ACTIONS),
-        )
-
+    cap = MAX_ACTIONS if max_actions is None else min(max_actions, MAX_ACTIONS)
+    # The game's summary is built as it goes: by its tally, or by its recorder.
+    folder: Any
+    if record:
+        seat_data = [{"bot": spec.name, "params": spec.params_dict()} for spec in specs]
+        folder = game.recorder(rules, seed, seat_data, state)
+    else:
+        folder = game.tally(rules, state)
+    final = loop.play(
+        game,
+        state,
+        bots,
+        rngs,
+        decide=referee,
+        after_action=folder.step,
+        watch=watch,
+        max_actions=cap,
+    )
+    result = game.result(final)
     if not record:
-        tally = game.tally(rules, state)
-        final = play(tally.step)
-        result = game.result(final)
-        return result, tally.finish(final, result), None
-    seat_data = [{"bot": spec.name, "params": spec.params_dict()} for spec in specs]
-    recorder = game.recorder(rules, seed, seat_data, state)
-    final = play(recorder.step)
-    record_data = recorder.finish(final)
-    return game.result(final), game.summarize(record_data), record_data
+        return result, folder.finish(final, result), None
+    record_data = folder.finish(final)
+    return result, game.summarize(record_data), record_data
 
 
 def error_outcome(

@@ -150,13 +150,18 @@ def _tally_start(rules: Rules) -> SummaryStart:
     return start
 
 
+def _side_cells(printed: Printed, board: tuple[str, str] | None) -> int:
+    """The printed cells of a board side (none for no board)."""
+    return printed.get(board, 0) if board else 0
+
+
 def _masks(players: int, printed: Printed, boards: list[list[tuple[str, str] | None]]) -> list[int]:
     """The printed cells of each seat's beds' board sides, two a seat (none where a seat
     has fewer beds)."""
     masks = [0] * (players * _BEDS)
     for seat, beds in enumerate(boards):
         for bed, board in enumerate(beds):
-            masks[_bed(seat, bed)] = printed.get(board, 0) if board else 0
+            masks[_bed(seat, bed)] = _side_cells(printed, board)
     return masks
 
 
@@ -207,10 +212,6 @@ class Summary:
         handed to the drama fold at the end. Scores change on a few turns of a game, so a
         turn's row of ``turn_totals`` is written only when they are about to change
         (:meth:`_fill`) or at the end, not at every turn."""
-
-    def _printed(self, board: tuple[str, str] | None) -> int:
-        """The printed cells of a board side (none for no board)."""
-        return self.printed.get(board, 0) if board else 0
 
     def turn(self, n: int, seat: int, final_round: bool) -> None:
         """A turn starts (the previous one, if any, has ended)."""
@@ -322,9 +323,8 @@ class Summary:
             self.arrived[born] = counts[mine + TURNS_TAKEN]
             self.arrived[born + 1] = 0
             new = event["new_board"]
-            self.masks[_bed(seat, bed)] = (
-                self._printed((str(new["board"]), new["side"])) if new else 0
-            )
+            side = (str(new["board"]), new["side"]) if new else None
+            self.masks[_bed(seat, bed)] = _side_cells(self.printed, side)
         elif kind == KIND_DISCARD_BED:
             owner: i64 = event["seat"]
             at = owner * _COUNTERS + BEDS_DISCARDED

@@ -67,6 +67,36 @@ def test_hooks_see_every_decision_and_every_action() -> None:
     assert bots[0].heard == bots[1].heard == len(actions)
 
 
+class Listening(Counting):
+    """Keeps the seat and action of everything it hears."""
+
+    def __init__(self, params: Any = None) -> None:
+        super().__init__(params)
+        self.told: list[tuple[int, int]] = []
+
+    def observe(self, state: Any, seat: int, action: int) -> None:
+        self.told.append((seat, action))
+
+
+def test_observing_bots_hear_the_seat_of_every_action_forced_ones_too() -> None:
+    # The loop asks whose a forced action is only for observing bots: they must still
+    # hear the right seat.
+    bots = [Listening(), Listening()]
+    taken: list[tuple[int, int]] = []
+    loop.play(
+        GAME,
+        GAME.new_game(RULES, 3),
+        bots,
+        _rngs(),
+        after_action=lambda before, action, after: taken.append(
+            (GAME.current_player(before), action)
+        ),
+    )
+    forced = len(taken) - bots[0].asked - bots[1].asked
+    assert forced > 0
+    assert bots[0].told == bots[1].told == taken
+
+
 def test_the_timer_counts_each_seats_decisions() -> None:
     bots = [Counting(), Counting()]
     timer = DecisionTimer(2)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from cgsim.games.drama import DRAMA_NAMES, NOBODY, POINTS, Drama, bit_count
+from cgsim.games.drama import DRAMA_NAMES, NOBODY, POINTS, Drama, bit_count, floats, ints, zeros
 
 
 def _leaders(scores: Sequence[float]) -> frozenset[int]:
@@ -145,3 +145,13 @@ def test_turns_handed_over_at_once_give_the_columns_of_turns_observed_one_by_one
 @given(st.integers(0, 2**62))
 def test_a_masks_bit_count_is_its_number_of_set_bits(mask: int) -> None:
     assert bit_count(mask) == mask.bit_count()
+
+
+@given(st.lists(st.integers(-(2**40), 2**40), max_size=40))
+def test_native_arrays_hold_what_they_are_built_from(values: list[int]) -> None:
+    """The summaries' arrays are built by appends (no buffer asked of a list): the same
+    values, in order, whatever their number."""
+    assert list(zeros(len(values))) == [0] * len(values)
+    assert list(ints(values)) == values
+    assert list(floats(values)) == [float(value) for value in values]
+    assert all(type(value) is float for value in floats(values))

@@ -17,6 +17,7 @@ from cgsim.games.bot import Bot
 from cgsim.games.contract import GameResult
 from cgsim.games.loop import BotFault, DecisionTimer, win_shares
 from cgsim.games.loop.core import _among
+from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import resolve_bot
 from cgsim.play.match import play_game
 from cgsim.studies import strength
@@ -65,6 +66,31 @@ def test_hooks_see_every_decision_and_every_action() -> None:
     assert len(actions) == final.turn
     assert len(decisions) == bots[0].asked + bots[1].asked < len(actions)
     assert bots[0].heard == bots[1].heard == len(actions)
+
+
+@pytest.mark.parametrize("name", ["cottage-garden", "kitchen-garden"])
+def test_a_games_tally_is_folded_natively_with_the_summary_of_the_hook(name: str) -> None:
+    """Runs hand each built-in game's tally to the loop as a ``Fold`` (its ``step`` called
+    natively, compiled); folded or hooked, the tally sees the same actions and sums up
+    the same game."""
+    game = get_game(name)
+    rules = game.make_rules(2, {})
+    start = game.new_game(rules, 5)
+    summaries = []
+    for how in ("fold", "after_action"):
+        tally = game.tally(rules, start)
+        assert isinstance(tally, loop.Fold)
+        bots = [resolve_bot("random", name).create() for _ in range(2)]
+        hooks: dict[str, Any] = {how: tally if how == "fold" else tally.step}
+        final = loop.play(game, start, bots, _rngs(), **hooks)
+        summaries.append(tally.finish(final, game.result(final)))
+    assert summaries[0] == summaries[1]
+    assert summaries[0].seats
+
+
+def test_the_fold_base_has_no_step_of_its_own() -> None:
+    with pytest.raises(NotImplementedError):
+        loop.Fold().step(None, 0, None)
 
 
 class Listening(Counting):

@@ -151,13 +151,16 @@ def _play(
         folder = game.recorder(rules, seed, seat_data, state)
     else:
         folder = game.tally(rules, state)
+    # A game's own tally is folded natively (``loop.Fold``); anything else through a hook.
+    fold = folder if isinstance(folder, loop.Fold) else None
     final = loop.play(
         game,
         state,
         bots,
         rngs,
         decide=referee,
-        after_action=folder.step,
+        after_action=None if fold is not None else folder.step,
+        fold=fold,
         watch=watch,
         max_actions=cap,
     )

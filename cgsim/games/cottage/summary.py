@@ -40,7 +40,8 @@ from cgsim.games.cottage.state import (
     turn_final,
     turn_seat,
 )
-from cgsim.games.drama import NOBODY, Drama, bit_count
+from cgsim.games.drama import NOBODY, Drama, bit_count, floats, ints, zeros
+from cgsim.games.loop.core import Fold
 
 _SEAT_COUNTERS: Final = (
     "beds_completed",
@@ -176,17 +177,17 @@ class Summary:
         """Each color's track values, as lists (read natively, not through ``Sequence``)."""
         self.solo = start.solo
         self.printed = printed
-        self.masks = vec[i64](masks)
+        self.masks = ints(masks)
         """The printed cells (a mask) of every seat's beds' board sides, as the game goes on:
         one a bed (:func:`_bed`)."""
-        self.counts = vec[i64]([0] * (players * _COUNTERS))
+        self.counts = zeros(players * _COUNTERS)
         """Every seat's counters, in the order of ``_SEAT_COUNTERS``: seat ``s``'s counter
         ``c`` at ``s * _COUNTERS + c``. The counters, like the masks and beds below, are
         native ints in one array: compiled, a count is a load and a store, where a list's
         item is unboxed and boxed again."""
         self.positions = [{"orange": [0] * cubes, "blue": [0] * cubes} for _ in range(players)]
         self.seat_names = _seat_names(cubes)
-        self.arrived = vec[i64]([0] * (players * _BEDS * 2))
+        self.arrived = zeros(players * _BEDS * 2)
         """Per seat and bed: the owner's turn count when the bed arrived, then the tiles
         placed on it, two a bed (at ``2 * _bed(s, b)`` and the next index)."""
         self.beds: list[tuple[Any, ...]] = []
@@ -200,7 +201,7 @@ class Summary:
         self.final_round = False
         self.beehives = [0] * players
         """Per seat, the beehive points it holds so far."""
-        self.totals = vec[float](start.totals)
+        self.totals = floats(start.totals)
         """Per seat, its running score (its cubes' track values and its beehive) kept up to
         date event by event, as unboxed floats: the drama fold reads floats."""
         self.drama = Drama(start.totals)
@@ -394,7 +395,7 @@ def summarize(record: Mapping[str, Any]) -> GameSummary:
     )
 
 
-class CottageTally:
+class CottageTally(Fold):
     """The summary of a game as it is played, from its states' events (no record)."""
 
     def __init__(self, rules: Rules, state: State) -> None:

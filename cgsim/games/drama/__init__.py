@@ -15,6 +15,19 @@ from cgsim.games.drama.fold import (  # noqa: E402
     POINTS,
     Drama,
     bit_count,
+    floats,
+    ints,
+    zeros,
 )
 
-__all__ = ["DRAMA_COLUMNS", "DRAMA_NAMES", "NOBODY", "POINTS", "Drama", "bit_count"]
+__all__ = [
+    "DRAMA_COLUMNS",
+    "DRAMA_NAMES",
+    "NOBODY",
+    "POINTS",
+    "Drama",
+    "bit_count",
+    "floats",
+    "ints",
+    "zeros",
+]

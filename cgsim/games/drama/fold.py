@@ -63,6 +63,32 @@ def bit_count(mask: i64) -> i64:
     return count
 
 
+def zeros(count: i64) -> vec[i64]:
+    """``count`` native zeros. Built by appends: a vec made from a list first asks the
+    list for a buffer, which raises and clears a TypeError (a few thousand instructions,
+    several times a game)."""
+    values = vec[i64](capacity=count)
+    for _ in range(count):
+        values = append(values, 0)
+    return values
+
+
+def ints(values: Sequence[int]) -> vec[i64]:
+    """``values`` as native ints, built by appends (see :func:`zeros`)."""
+    out = vec[i64](capacity=len(values))
+    for value in values:
+        out = append(out, value)
+    return out
+
+
+def floats(values: Sequence[float]) -> vec[float]:
+    """``values`` as native floats, built by appends (see :func:`zeros`)."""
+    out = vec[float](capacity=len(values))
+    for value in values:
+        out = append(out, float(value))
+    return out
+
+
 def _first(mask: i64) -> i64:
     """The lowest seat a (non-empty) mask holds: the seat whose score a row's top is."""
     seat: i64 = 0
@@ -145,7 +171,7 @@ class Drama:
 
     def __init__(self, start: Sequence[float]) -> None:
         self.seats: i64 = len(start)
-        self.start = vec[float]([float(score) for score in start])
+        self.start = floats(start)
         """Every seat's score before the first turn."""
         self.scores = vec[float]()
         """Every seat's running score after each turn, ``seats`` values a turn, as floats

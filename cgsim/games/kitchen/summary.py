@@ -18,13 +18,14 @@ from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from cgsim.games.contract import GameResult, GameSummary
-from cgsim.games.drama import Drama
+from cgsim.games.drama import Drama, zeros
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.cards import Catalogue
 from cgsim.games.kitchen.piles import has_type
 from cgsim.games.kitchen.record import result_dict, rules_from_record
 from cgsim.games.kitchen.scoring import plants_planted
 from cgsim.games.kitchen.state import NONE, State
+from cgsim.games.loop.core import Fold
 
 SEAT_COUNTERS = (
     "weeds_played",
@@ -140,11 +141,11 @@ class Counts:
         self.turn_plants = vec[float]()
         """Every turn's mover and every seat's plants after it, handed to the drama fold
         at the end."""
-        self.seats = vec[i64]([0] * (players * _SEAT_WIDTH))
+        self.seats = zeros(players * _SEAT_WIDTH)
         """Every seat's counters, in the order of ``SEAT_COUNTERS``: seat ``s``'s counter
         ``c`` at ``s * _SEAT_WIDTH + c``. Native ints in one array: compiled, a
         count is a load and a store."""
-        self.game = vec[i64]([0] * len(GAME_COUNTERS))
+        self.game = zeros(len(GAME_COUNTERS))
         """The game's counters in the order of ``GAME_COUNTERS``."""
         self.attacks: list[tuple[int, int]] = []
         """(turn, seat) of every Weed placed on a seat and every Sluggard a seat accepted."""
@@ -238,7 +239,7 @@ def summarize(record: Mapping[str, Any]) -> GameSummary:
     return counts.finish(record["result"], record["setup"]["tasks"])
 
 
-class KitchenTally:
+class KitchenTally(Fold):
     """The summary of a game as it is played, from its actions (no events, no record).
 
     Every counted event follows from the action that produced it and the state it was

@@ -10,7 +10,8 @@ that declares it never looks: ``Bot.looks``).
 Callers add what they need through hooks, each ``None`` (and then free) by default:
 ``decide`` asks a bot in its own way (a referee's time limit, :class:`DecisionTimer`),
 ``before_decision`` looks at the state before a bot is asked, ``after_action`` sees
-every applied action (a recorder's or a tally's ``step``), ``watch`` is told which
+every applied action (a recorder's ``step``), ``fold`` too (a game's tally,
+:class:`Fold`), ``watch`` is told which
 seat's bot code runs (so another process can stop and blame it), ``max_actions`` caps a
 game that never ends. A bot that raises or chooses an illegal action stops the loop with
 :class:`BotFault` naming its seat; an exception of the engine propagates as it is.
@@ -38,6 +39,16 @@ BeforeDecision = Callable[[Any, int], None]
 """``before_decision(state, seat)``: called before ``seat``'s bot is asked."""
 AfterAction = Callable[[Any, Action, Any], None]
 """``after_action(before, action, after)``: called once per applied action, forced or not."""
+
+
+class Fold:
+    """A base for what folds every applied action into a summary as a game is played (a
+    game's tally): the loop calls its ``step`` natively when compiled, where a hook
+    (``after_action``) is a Python call with its arguments parsed, at every action."""
+
+    def step(self, before: Any, action: int, after: Any) -> None:
+        """``action`` took ``before`` to ``after``."""
+        raise NotImplementedError
 
 
 def overrides_observe(bot: Bot) -> bool:
@@ -138,6 +149,7 @@ def play(
     decide: Decide | None = None,
     before_decision: BeforeDecision | None = None,
     after_action: AfterAction | None = None,
+    fold: Fold | None = None,
     watch: BotWatch | None = None,
     max_actions: int | None = None,
 ) -> Any:
@@ -196,6 +208,8 @@ def play(
             if watch is not None:
                 watch.leave()
         after = apply(state, action)
+        if fold is not None:
+            fold.step(state, action, after)
         if after_action is not None:
             after_action(state, action, after)
         if watchers:

@@ -68,6 +68,19 @@ def test_hooks_see_every_decision_and_every_action() -> None:
     assert bots[0].heard == bots[1].heard == len(actions)
 
 
+def _spy_on_the_loop(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Every later call of ``loop.play``'s hooks, in order (the loop still plays)."""
+    calls: list[dict[str, Any]] = []
+    original = loop.play
+
+    def spy(*args: Any, **hooks: Any) -> Any:
+        calls.append(hooks)
+        return original(*args, **hooks)
+
+    monkeypatch.setattr(loop, "play", spy)
+    return calls
+
+
 @pytest.mark.parametrize("name", ["cottage-garden", "kitchen-garden"])
 def test_a_games_tally_is_folded_natively_with_the_summary_of_the_hook(name: str) -> None:
     """Runs hand each built-in game's tally to the loop as a ``Fold`` (its ``step`` called
@@ -86,6 +99,21 @@ def test_a_games_tally_is_folded_natively_with_the_summary_of_the_hook(name: str
         summaries.append(tally.finish(final, game.result(final)))
     assert summaries[0] == summaries[1]
     assert summaries[0].seats
+
+
+def test_a_run_folds_a_games_own_tally_and_hooks_any_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``play_game`` hands a tally that is a ``Fold`` to the loop's native ``fold``, and a
+    plain one (the toy game's ``RecordTally``) to ``after_action``: never both."""
+    calls = _spy_on_the_loop(monkeypatch)
+    cottage = get_game("cottage-garden")
+    random_bot = resolve_bot("random", "cottage-garden")
+    assert play_game(cottage, cottage.make_rules(2, {}), 1, [random_bot] * 2).error is None
+    assert isinstance(calls[-1]["fold"], loop.Fold) and calls[-1]["after_action"] is None
+    greedy = resolve_bot(toygame.target(toygame.Greedy), "toy")
+    assert play_game(GAME, RULES, 3, [greedy, greedy]).error is None
+    assert calls[-1]["fold"] is None and calls[-1]["after_action"] is not None
 
 
 def test_the_fold_base_has_no_step_of_its_own() -> None:
@@ -172,14 +200,7 @@ def test_runs_the_strength_bench_and_the_odds_tool_play_through_the_loop(
 ) -> None:
     from bots.kitchen_odds import count_hidden_cards
 
-    calls: list[dict[str, Any]] = []
-    original = loop.play
-
-    def spy(*args: Any, **hooks: Any) -> Any:
-        calls.append(hooks)
-        return original(*args, **hooks)
-
-    monkeypatch.setattr(loop, "play", spy)
+    calls = _spy_on_the_loop(monkeypatch)
     greedy = resolve_bot(toygame.target(toygame.Greedy), "toy")
     assert play_game(GAME, RULES, 3, [greedy, greedy]).error is None
     assert calls[-1]["after_action"] is not None  # the recorder's step

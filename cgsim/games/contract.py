@@ -563,7 +563,9 @@ class Recorder(Protocol):
 class Tally(Protocol):
     """Collects a game's statistics while it is played, without building its record:
     one call per applied action. A run that keeps no record uses it instead of a
-    recorder and ``Game.summarize``, and must get the same summary from it."""
+    recorder and ``Game.summarize``, and must get the same summary from it. A compiled
+    tally that subclasses ``cgsim.games.loop.Fold`` is called natively by the loop; any
+    other through its ``step`` as a hook."""
 
     def step(self, before: Any, action: Action, after: Any) -> None: ...
 

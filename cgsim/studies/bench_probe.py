@@ -81,8 +81,9 @@ def loop_overhead(
     its games with one (its placement cache long full). The games are first played once
     through each, untimed, so neither pays the process's one-time costs (imports, tables
     built on first use) or fills the cache while timed; then :data:`LOOP_ROUNDS` rounds,
-    each timing both (:func:`take_turns`), so drift hits both alike. Returns the loop's games per second and its cost over the bare engine
-    (``over``: 0.1 is 10%), each the median of the rounds.
+    each timing both (:func:`take_turns`), so drift hits both alike. Returns the loop's
+    games per second and its cost over the bare engine (``over``: 0.1 is 10%), each the
+    median of the rounds.
     """
     from cgsim.games.registry import get_game
     from cgsim.play.bot_registry import resolve_bot

@@ -65,8 +65,8 @@ def bit_count(mask: i64) -> i64:
 
 def zeros(count: i64) -> vec[i64]:
     """``count`` native zeros. Built by appends: a vec made from a list first asks the
-    list for a buffer, which raises and clears a TypeError (a few thousand instructions,
-    several times a game)."""
+    list for a buffer, which raises and clears a TypeError (about a thousand
+    instructions, several times a game)."""
     values = vec[i64](capacity=count)
     for _ in range(count):
         values = append(values, 0)

@@ -68,8 +68,11 @@ def zeros(count: i64) -> vec[i64]:
     list for a buffer, which raises and clears a TypeError (about a thousand
     instructions, several times a game)."""
     values = vec[i64](capacity=count)
-    for _ in range(count):
+    # A native counter: compiled, ``for _ in range(count)`` boxes every index.
+    made: i64 = 0
+    while made < count:
         values = append(values, 0)
+        made += 1
     return values
 
 

@@ -12,11 +12,12 @@ import toygame
 from hypothesis import given
 from hypothesis import strategies as st
 
+from cgsim.errors import IllegalActionError
 from cgsim.games import loop
 from cgsim.games.bot import Bot
 from cgsim.games.contract import GameResult
 from cgsim.games.loop import BotFault, DecisionTimer, win_shares
-from cgsim.games.loop.core import _among
+from cgsim.games.loop.core import ContractCalls, _among
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import resolve_bot
 from cgsim.play.match import play_game
@@ -119,6 +120,73 @@ def test_a_run_folds_a_games_own_tally_and_hooks_any_other(
 def test_the_fold_base_has_no_step_of_its_own() -> None:
     with pytest.raises(NotImplementedError):
         loop.Fold().step(None, 0, None)
+
+
+class WithoutEngine:
+    """A game seen without its native engine (the toy game and any Python game offer
+    none): every other attribute is the game's own."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "engine":
+            raise AttributeError(name)
+        return getattr(self.game, name)
+
+
+def _random_game(game: Any, name: str, state: Any) -> tuple[list[Any], GameResult]:
+    """The actions and the result of a game of random bots from ``state``."""
+    actions: list[Any] = []
+
+    def heard(before: Any, action: Any, after: Any) -> None:
+        actions.append(action)
+
+    bots = [resolve_bot("random", name).create() for _ in range(3)]
+    final = loop.play(game, state, bots, _rngs(3), after_action=heard)
+    return actions, game.result(final)
+
+
+@pytest.mark.parametrize("name", ["cottage-garden", "kitchen-garden"])
+def test_the_loop_calls_a_games_native_engine_and_its_contract_plays_the_same_game(
+    name: str,
+) -> None:
+    """Each built-in game offers its engine's calls natively, and the loop takes them;
+    a game without them is called through its contract, and plays exactly the same."""
+    game = get_game(name)
+    native = getattr(game, "engine", None)
+    assert isinstance(native, loop.Engine)
+    assert loop.engine_of(game) is native
+    assert type(loop.engine_of(WithoutEngine(game))) is ContractCalls
+    assert type(loop.engine_of(GAME)) is ContractCalls
+    rules = game.make_rules(3, {})
+    played = [
+        _random_game(seen, name, game.new_game(rules, 11)) for seen in (game, WithoutEngine(game))
+    ]
+    assert played[0] == played[1]
+    assert len(played[0][0]) > 20
+
+
+@pytest.mark.parametrize("name", ["cottage-garden", "kitchen-garden"])
+def test_a_native_engine_refuses_an_illegal_action_as_the_contract_does(name: str) -> None:
+    game = get_game(name)
+    state = game.new_game(game.make_rules(2, {}), 3)
+    for apply in (game.apply, loop.engine_of(game).apply):
+        with pytest.raises(IllegalActionError):
+            apply(state, 10**9)
+
+
+def test_the_engine_base_makes_no_call_of_its_own() -> None:
+    engine = loop.Engine()
+    calls = (
+        lambda: engine.is_terminal(None),
+        lambda: engine.current_player(None),
+        lambda: engine.legal_actions(None),
+        lambda: engine.apply(None, 0),
+    )
+    for call in calls:
+        with pytest.raises(NotImplementedError):
+            call()
 
 
 class Listening(Counting):

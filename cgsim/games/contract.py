@@ -600,6 +600,11 @@ class Game(Protocol[StateT, RulesT, ObsT]):
 
     Generic over the game's state, rules and observation types, so mypy checks bots and
     tools against a game's own types; the machinery holds a ``Game[Any, Any, Any]``.
+
+    A game whose engine is compiled may also offer ``engine``: a subclass of
+    ``cgsim.games.loop.Engine`` making ``is_terminal``, ``current_player``,
+    ``legal_actions`` and ``apply``, the calls of every action, natively (the loop then
+    skips a Python call per call). Without one the loop calls the methods below.
     """
 
     info: GameInfo

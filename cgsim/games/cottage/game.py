@@ -9,7 +9,7 @@ from typing import Any
 
 from cgsim.errors import ConfigError
 from cgsim.games.contract import Choice, Game, GameInfo, GameResult, GameSummary, Schema
-from cgsim.games.cottage import rules as engine
+from cgsim.games.cottage import rules as cottage_rules
 from cgsim.games.cottage.choices import choices
 from cgsim.games.cottage.components import load_catalogue
 from cgsim.games.cottage.declaration import ENGINE_VERSION, INFO, schema
@@ -53,7 +53,7 @@ class CottageGarden:
                 f"rules.cats_total = {settings.cats_total} is too small: the players' cats and the "
                 f"children's corner cats need {players * settings.start_cats + corner_cats}"
             )
-        return engine.make_rules(players, settings, catalogue)
+        return cottage_rules.make_rules(players, settings, catalogue)
 
     def rules_dict(self, rules: Any) -> dict[str, Any]:
         data: dict[str, Any] = rules.settings.to_json()
@@ -67,15 +67,17 @@ class CottageGarden:
 
     # The calls made at every decision go straight to the engine's functions (compiled,
     # where the build compiled them): no Python frame of a method in between.
-    new_game = staticmethod(engine.new_game)
-    current_player = staticmethod(engine.current_player)
-    is_terminal = staticmethod(engine.is_over)
-    legal_actions = staticmethod(engine.legal_actions)
-    apply = staticmethod(engine.apply)
-    observation = staticmethod(engine.observation)
+    new_game = staticmethod(cottage_rules.new_game)
+    current_player = staticmethod(cottage_rules.current_player)
+    is_terminal = staticmethod(cottage_rules.is_over)
+    legal_actions = staticmethod(cottage_rules.legal_actions)
+    apply = staticmethod(cottage_rules.apply)
+    observation = staticmethod(cottage_rules.observation)
+    engine = cottage_rules.ENGINE
+    """The same calls, made natively by the compiled loop (``cgsim.games.loop.Engine``)."""
 
     def describe_action(self, state: Any, action: int) -> str:
-        return engine.describe(state, action)
+        return cottage_rules.describe(state, action)
 
     def result(self, state: Any) -> GameResult:
         return result_of(state)

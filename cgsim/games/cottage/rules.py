@@ -15,6 +15,7 @@ round and the end), ``work`` (the working copy) and ``describe`` (actions in wor
 from __future__ import annotations
 
 import random
+from typing import Any, Final
 
 from cgsim.errors import IllegalActionError
 from cgsim.games.cottage.actions import (
@@ -60,6 +61,7 @@ from cgsim.games.cottage.state import (
 from cgsim.games.cottage.turn import run_turns, start_turn
 from cgsim.games.cottage.work import Work
 from cgsim.games.draws.exact import shuffle
+from cgsim.games.loop.core import Engine
 
 __all__ = [
     "apply",
@@ -236,3 +238,23 @@ def apply(state: State, action: object) -> State:
     handle(state, w, action)
     run_turns(w)
     return w.freeze()
+
+
+class CottageEngine(Engine):
+    """This engine's calls at every action, made natively by the compiled loop."""
+
+    def is_terminal(self, state: Any) -> bool:
+        return is_over(state)
+
+    def current_player(self, state: Any) -> int:
+        return current_player(state)
+
+    def legal_actions(self, state: Any) -> LegalActions:
+        return legal_actions(state)
+
+    def apply(self, state: Any, action: Any) -> State:
+        return apply(state, action)
+
+
+ENGINE: Final = CottageEngine()
+"""The engine's native calls (the game offers it as ``engine``)."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from cgsim.games.contract import Action, Choice, Game, GameInfo, GameResult, GameSummary, Schema
 from cgsim.games.kitchen import record as records
-from cgsim.games.kitchen import rules as engine
+from cgsim.games.kitchen import rules as kitchen_rules
 from cgsim.games.kitchen.declaration import INFO, VERSION, schema
 from cgsim.games.kitchen.describe import describe_turns
 from cgsim.games.kitchen.observation import Observation, determinize, observe
@@ -47,19 +47,21 @@ class KitchenGarden:
 
     # The calls made at every decision go straight to the engine's functions (compiled,
     # where the build compiled them): no Python frame of a method in between.
-    new_game = staticmethod(engine.new_game)
-    current_player = staticmethod(engine.current_player)
-    is_terminal = staticmethod(engine.is_over)
-    legal_actions = staticmethod(engine.legal_actions)
-    apply = staticmethod(engine.apply)
+    new_game = staticmethod(kitchen_rules.new_game)
+    current_player = staticmethod(kitchen_rules.current_player)
+    is_terminal = staticmethod(kitchen_rules.is_over)
+    legal_actions = staticmethod(kitchen_rules.legal_actions)
+    apply = staticmethod(kitchen_rules.apply)
     observation = staticmethod(observe)
+    engine = kitchen_rules.ENGINE
+    """The same calls, made natively by the compiled loop (``cgsim.games.loop.Engine``)."""
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         """A full state consistent with ``observation``, hidden cards dealt by ``rng``."""
         return determinize(observation, rng)
 
     def describe_action(self, state: State | Observation, action: Action) -> str:
-        return engine.describe_action(state.rules, action)
+        return kitchen_rules.describe_action(state.rules, action)
 
     def result(self, state: State) -> GameResult:
         return result(state)
@@ -98,7 +100,7 @@ class KitchenGarden:
 
     def choices(self, view: State | Observation, legal: Sequence[Action]) -> tuple[Choice, ...]:
         """Few actions at a time: each by its description."""
-        return tuple(Choice(engine.describe_action(view.rules, a), a) for a in legal)
+        return tuple(Choice(kitchen_rules.describe_action(view.rules, a), a) for a in legal)
 
     def render_view(self, view: State | Observation) -> str:
         return render(view)

@@ -15,7 +15,7 @@ lookups), ``scoring`` and ``describe`` (actions in words).
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Any, Final
 
 from cgsim.errors import IllegalActionError
 from cgsim.games.contract import Action
@@ -39,6 +39,7 @@ from cgsim.games.kitchen.state import (
     State,
 )
 from cgsim.games.kitchen.work import Event, Work
+from cgsim.games.loop.core import Engine
 
 __all__ = [
     "apply",
@@ -179,3 +180,23 @@ def apply(state: State, action: Action, log: list[Event] | None = None) -> State
     perform(work, action)
     settle(work)
     return work.freeze()
+
+
+class KitchenEngine(Engine):
+    """This engine's calls at every action, made natively by the compiled loop."""
+
+    def is_terminal(self, state: Any) -> bool:
+        return is_over(state)
+
+    def current_player(self, state: Any) -> int:
+        return current_player(state)
+
+    def legal_actions(self, state: Any) -> list[Action]:
+        return legal_actions(state)
+
+    def apply(self, state: Any, action: Any) -> State:
+        return apply(state, action)
+
+
+ENGINE: Final = KitchenEngine()
+"""The engine's native calls (the game offers it as ``engine``)."""

@@ -5,15 +5,15 @@ Runs (``cgsim.play.match``), the strength bench and the hand-odds tool all play 
 the model). A bot is asked only at real decisions: when exactly one action is legal it
 is applied without asking, and bots hear of it through ``observe`` like any other
 action. Each bot sees only ``game.observation`` of its seat (none is built for a bot
-that declares it never looks: ``Bot.looks``).
+that declares it never looks: ``Bot.looks``). The engine is called through the game's
+native :class:`Engine` where it offers one (:func:`engine_of`).
 
 Callers add what they need through hooks, each ``None`` (and then free) by default:
 ``decide`` asks a bot in its own way (a referee's time limit, :class:`DecisionTimer`),
 ``before_decision`` looks at the state before a bot is asked, ``after_action`` sees
 every applied action (a recorder's ``step``), ``fold`` too (a game's tally,
-:class:`Fold`), ``watch`` is told which
-seat's bot code runs (so another process can stop and blame it), ``max_actions`` caps a
-game that never ends. A bot that raises or chooses an illegal action stops the loop with
+:class:`Fold`), ``watch`` is told which seat's bot code runs (so another process can
+stop and blame it), ``max_actions`` caps a game that never ends. A bot that raises or chooses an illegal action stops the loop with
 :class:`BotFault` naming its seat; an exception of the engine propagates as it is.
 """
 
@@ -49,6 +49,55 @@ class Fold:
     def step(self, before: Any, action: int, after: Any) -> None:
         """``action`` took ``before`` to ``after``."""
         raise NotImplementedError
+
+
+class Engine:
+    """A game's calls at every action, as native methods: a compiled engine subclasses
+    this and its game offers an instance as ``engine``, and the compiled loop calls it
+    through the native method table, where a module function held as an attribute is a
+    Python call with its arguments parsed, three or four times an action. A game that
+    offers none is called through its contract (:class:`ContractCalls`)."""
+
+    def is_terminal(self, state: Any) -> bool:
+        raise NotImplementedError
+
+    def current_player(self, state: Any) -> int:
+        raise NotImplementedError
+
+    def legal_actions(self, state: Any) -> Sequence[Action]:
+        raise NotImplementedError
+
+    def apply(self, state: Any, action: Any) -> Any:
+        raise NotImplementedError
+
+
+class ContractCalls(Engine):
+    """The engine of a game that offers no native one: its contract's own calls."""
+
+    def __init__(self, game: AnyGame) -> None:
+        self._is_terminal = game.is_terminal
+        self._current_player = game.current_player
+        self._legal_actions = game.legal_actions
+        self._apply = game.apply
+
+    def is_terminal(self, state: Any) -> bool:
+        return self._is_terminal(state)
+
+    def current_player(self, state: Any) -> int:
+        return self._current_player(state)
+
+    def legal_actions(self, state: Any) -> Sequence[Action]:
+        return self._legal_actions(state)
+
+    def apply(self, state: Any, action: Any) -> Any:
+        return self._apply(state, action)
+
+
+def engine_of(game: AnyGame) -> Engine:
+    """The calls the loop makes at every action: the game's native ``engine`` if it
+    offers one, else its contract's."""
+    offered = getattr(game, "engine", None)
+    return offered if isinstance(offered, Engine) else ContractCalls(game)
 
 
 def overrides_observe(bot: Bot) -> bool:
@@ -164,17 +213,17 @@ def play(
     _start(game, state, seated, watch)
     watchers = [(seat, bot) for seat, bot in enumerate(seated) if overrides_observe(bot)]
     looks = [bot.looks for bot in seated]
-    # The game's calls bound once: this loop runs once per action of every game.
-    is_terminal, current_player = game.is_terminal, game.current_player
-    legal_actions, apply, observation = game.legal_actions, game.apply, game.observation
+    # The game's calls found once: this loop runs once per action of every game.
+    engine = engine_of(game)
+    observation = game.observation
     limit = MAX_UNLIMITED if max_actions is None else max_actions
     actions = 0
     # Whatever a bot returns, until it is found among the legal actions: called through
     # Any, so compiled code takes the answer as it is (not as the declared int).
     action: Any
     ask: Any = decide
-    while not is_terminal(state):
-        legal: Sequence[Action] = legal_actions(state)
+    while not engine.is_terminal(state):
+        legal: Sequence[Action] = engine.legal_actions(state)
         count = len(legal)
         # Whose action it is, asked only where somebody is told: a forced action is
         # applied without asking its seat's bot, so only observing bots need the seat.
@@ -182,11 +231,11 @@ def play(
         if count == 1:
             action = legal[0]
             if watchers:
-                seat = current_player(state)
+                seat = engine.current_player(state)
         elif count == 0:
             raise RuntimeError("no legal action in a non-terminal state")
         else:
-            seat = current_player(state)
+            seat = engine.current_player(state)
             if before_decision is not None:
                 before_decision(state, seat)
             bot: Any = seated[seat]
@@ -207,7 +256,7 @@ def play(
                 raise BotFault(seat, reason, bot_name(bot))
             if watch is not None:
                 watch.leave()
-        after = apply(state, action)
+        after = engine.apply(state, action)
         if fold is not None:
             fold.step(state, action, after)
         if after_action is not None:
@@ -216,6 +265,6 @@ def play(
             _tell(game, after, watchers, seat, action, watch)
         state = after
         actions += 1
-        if actions >= limit and not is_terminal(state):
+        if actions >= limit and not engine.is_terminal(state):
             raise RuntimeError(f"no end after {max_actions} actions")
     return state

@@ -15,6 +15,7 @@ round and the end), ``work`` (the working copy) and ``describe`` (actions in wor
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 from cgsim.errors import IllegalActionError
@@ -249,10 +250,12 @@ class CottageEngine(Engine):
     def current_player(self, state: Any) -> int:
         return current_player(state)
 
-    def legal_actions(self, state: Any) -> LegalActions:
+    # The signatures are the base's, to the letter: a narrower one would be called
+    # through a converting wrapper.
+    def legal_actions(self, state: Any) -> Sequence[int]:
         return legal_actions(state)
 
-    def apply(self, state: Any, action: Any) -> State:
+    def apply(self, state: Any, action: Any) -> Any:
         return apply(state, action)
 
 

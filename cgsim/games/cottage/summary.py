@@ -414,12 +414,13 @@ class CottageTally(Fold):
                     )
                     bed += 1
         self.summary = Summary(_tally_start(rules), rules.catalogue.printed, masks)
-        self._take(state)
+        self.step(state, 0, state)  # the setup's events
 
-    def _take(self, state: State) -> None:
-        """The events of a state, by their kinds: a turn marker's kind says whose turn it
+    def step(self, before: Any, action: int, after: Any) -> None:
+        """The events of ``after``, by their kinds: a turn marker's kind says whose turn it
         is and whether it is of the final round, and turns are numbered from 1, so only
         the events the fold counts are read."""
+        state: State = after
         kinds = state.kinds
         if not kinds:
             return
@@ -431,9 +432,6 @@ class CottageTally(Fold):
                 summary.turn(summary.n + 1, turn_seat(kind), turn_final(kind))
             elif kind != KIND_OTHER:
                 summary.count(kind, events[index])
-
-    def step(self, before: Any, action: int, after: Any) -> None:
-        self._take(after)
 
     def finish(self, final: Any, result: GameResult) -> GameSummary:
         state: State = final

@@ -15,6 +15,7 @@ lookups), ``scoring`` and ``describe`` (actions in words).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Final
 
 from cgsim.errors import IllegalActionError
@@ -191,10 +192,12 @@ class KitchenEngine(Engine):
     def current_player(self, state: Any) -> int:
         return current_player(state)
 
-    def legal_actions(self, state: Any) -> list[Action]:
+    # The signatures are the base's, to the letter: a narrower one would be called
+    # through a converting wrapper.
+    def legal_actions(self, state: Any) -> Sequence[Action]:
         return legal_actions(state)
 
-    def apply(self, state: Any, action: Any) -> State:
+    def apply(self, state: Any, action: Any) -> Any:
         return apply(state, action)
 
 

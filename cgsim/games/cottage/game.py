@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError
-from cgsim.games.contract import Choice, Game, GameInfo, GameResult, GameSummary, Schema
+from cgsim.games.contract import Choice, Game, GameInfo, GameSummary, Schema
 from cgsim.games.cottage import rules as cottage_rules
 from cgsim.games.cottage.choices import choices
 from cgsim.games.cottage.components import load_catalogue
@@ -75,20 +75,17 @@ class CottageGarden:
     observation = staticmethod(cottage_rules.observation)
     engine = cottage_rules.ENGINE
     """The same calls, made natively by the compiled loop (``cgsim.games.loop.Engine``)."""
+    # Once a game, as directly: a method would put a Python call in between.
+    result = staticmethod(result_of)
+    tally = staticmethod(CottageTally)
 
     def describe_action(self, state: Any, action: int) -> str:
         return cottage_rules.describe(state, action)
-
-    def result(self, state: Any) -> GameResult:
-        return result_of(state)
 
     def recorder(
         self, rules: Any, seed: int, seats: Sequence[Mapping[str, Any]], state: Any
     ) -> CottageRecorder:
         return CottageRecorder(seed, seats, state, ENGINE_VERSION)
-
-    def tally(self, rules: Any, state: Any) -> CottageTally:
-        return CottageTally(rules, state)
 
     def schema(self, rules: Rules) -> Schema:
         return schema(rules)

@@ -13,7 +13,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from cgsim.games.contract import Action, Choice, Game, GameInfo, GameResult, GameSummary, Schema
+from cgsim.games.contract import Action, Choice, Game, GameInfo, GameSummary, Schema
 from cgsim.games.kitchen import record as records
 from cgsim.games.kitchen import rules as kitchen_rules
 from cgsim.games.kitchen.declaration import INFO, VERSION, schema
@@ -21,7 +21,7 @@ from cgsim.games.kitchen.describe import describe_turns
 from cgsim.games.kitchen.observation import Observation, determinize, observe
 from cgsim.games.kitchen.picture import picture
 from cgsim.games.kitchen.render import render
-from cgsim.games.kitchen.scoring import result
+from cgsim.games.kitchen.scoring import result as result_of
 from cgsim.games.kitchen.settings import KitchenRules, make_rules
 from cgsim.games.kitchen.settings import settings_dict as _settings_dict
 from cgsim.games.kitchen.state import State
@@ -55,6 +55,8 @@ class KitchenGarden:
     observation = staticmethod(observe)
     engine = kitchen_rules.ENGINE
     """The same calls, made natively by the compiled loop (``cgsim.games.loop.Engine``)."""
+    # Once a game, as directly: a method would put a Python call in between.
+    result = staticmethod(result_of)
 
     def determinize(self, observation: Observation, rng: random.Random) -> State:
         """A full state consistent with ``observation``, hidden cards dealt by ``rng``."""
@@ -62,9 +64,6 @@ class KitchenGarden:
 
     def describe_action(self, state: State | Observation, action: Action) -> str:
         return kitchen_rules.describe_action(state.rules, action)
-
-    def result(self, state: State) -> GameResult:
-        return result(state)
 
     def recorder(
         self, rules: KitchenRules, seed: int, seats: Sequence[Mapping[str, Any]], state: State

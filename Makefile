@@ -12,7 +12,7 @@ GOLDEN_BOTS := random
 # sources builds them again.
 # CGSIM_PURE_PYTHON=1 skips compiling: the same results, several times slower.
 COMPILED := $(VENV)/.compiled
-ENGINE_SOURCES := $(wildcard cgsim/games/cottage/*.py cgsim/games/kitchen/*.py cgsim/games/drama/*.py cgsim/games/draws/*.py cgsim/games/loop/*.py) \
+ENGINE_SOURCES := $(wildcard cgsim/games/cottage/*.py cgsim/games/kitchen/*.py cgsim/games/drama/*.py cgsim/games/draws/*.py cgsim/games/loop/*.py cgsim/games/held/*.py) \
 	bots/__init__.py bots/evaluation.py bots/quick_eval.py bots/turn_model.py bots/kitchen_policy.py bots/kitchen_worlds.py \
 	cgsim/games/compiled.py setup.py
 

@@ -6,12 +6,15 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
 
 from cgsim.games import compiled
+from cgsim.games.contract import HeldRows, LedRows, TableRows
+from cgsim.games.cottage.actions import LegalActions
 from cgsim.games.draws.exact import randbelow, shuffle
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,6 +126,18 @@ def test_the_exact_draws_draw_what_random_draws() -> None:
         assert ours.random() == theirs.random()
 
 
+def test_a_compiled_sequence_class_keeps_its_own_abc_and_a_list_is_none_of_them() -> None:
+    """Compiled, a class deriving from ``Sequence`` shared its registry and cache: once a
+    list had been seen to be a ``Sequence``, it was a ``TableRows`` too."""
+    assert isinstance([], Sequence)
+    for cls in (HeldRows, TableRows, LedRows, LegalActions):
+        assert not isinstance([], cls) and not issubclass(list, cls)
+    rows = TableRows(("a",), [(1,)])
+    assert isinstance(rows, HeldRows) and isinstance(rows, Sequence)
+    assert isinstance(LegalActions([(0, (1,))]), Sequence)
+    assert rows != [{"a": 1, "b": 2}] and rows == [{"a": 1}]
+
+
 def test_every_compiled_package_declares_existing_modules() -> None:
     groups = compiled.compiled_groups(ROOT)
     assert set(groups) == {
@@ -131,9 +146,10 @@ def test_every_compiled_package_declares_existing_modules() -> None:
         "cgsim.games.drama._engine",
         "cgsim.games.draws._engine",
         "cgsim.games.loop._engine",
+        "cgsim.games.held._engine",
         "bots._engine",
     }
-    hot = {"bots": "turn_model", "drama": "fold", "draws": "exact", "loop": "core"}
+    hot = {"bots": "turn_model", "drama": "fold", "draws": "exact", "loop": "core", "held": "rows"}
     for group, modules in groups.items():
         key = hot.get(group.split(".")[-2], "rules")
         assert key in {name.rsplit(".", 1)[1] for name in modules}

@@ -24,6 +24,7 @@ This module is imported by ``setup.py`` on its own: it uses the standard library
 
 from __future__ import annotations
 
+import abc
 import ast
 import dataclasses
 import hashlib
@@ -160,6 +161,17 @@ def engine_mode(package: str) -> str:
         return "compiled (mypyc)"
     reason = _REASONS.get(package, "not compiled at install")
     return f"pure Python ({reason})"
+
+
+def own_abc(*classes: type) -> None:
+    """Give each compiled class deriving from an ABC (``Sequence``) its own ABC registry
+    and cache. Compiled, the ABC's metaclass never sets one up for it, so it shares its
+    ABC's: once ``isinstance(a_list, Sequence)`` had been asked, ``isinstance(a_list,
+    TableRows)`` answered True. A Python class has its own already (nothing is done)."""
+    init = abc._abc_init  # type: ignore[attr-defined]  # the C accelerator's, always there
+    for cls in classes:
+        if "_abc_impl" not in cls.__dict__:
+            init(cls)
 
 
 def dataclass_reduce(value: Any) -> tuple[type[Any], tuple[Any, ...]]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Final, NamedTuple, overload
 
+from cgsim.games.compiled import own_abc
+
 RAMBLE: Final = 1
 TILE: Final = 2
 POT: Final = 3
@@ -168,3 +170,6 @@ class LegalActions(Sequence[int]):
 
     def __repr__(self) -> str:
         return f"LegalActions({len(self)} actions)"
+
+
+own_abc(LegalActions)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from librt.vecs import append, vec
+from librt.vecs import append, extend, vec
 from mypy_extensions import i64
 
 from cgsim.games.contract import GameResult, GameSummary, Row, TableRows
@@ -231,13 +231,9 @@ class Summary:
         have not changed since the last row written)."""
         totals = self.totals
         rows = self.turn_totals
-        seats: i64 = len(totals)
-        filled: i64 = len(rows) // seats
+        filled: i64 = len(rows) // len(totals)
         while filled < turns:
-            seat: i64 = 0
-            while seat < seats:
-                rows = append(rows, totals[seat])
-                seat += 1
+            rows = extend(rows, totals)
             filled += 1
         self.turn_totals = rows
 

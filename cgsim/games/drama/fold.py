@@ -105,10 +105,10 @@ def _leaders(series: vec[float], seats: i64, sole: i64) -> tuple[vec[i64], float
     scores (the largest absolute score, at least 1), and, for a sole winner ``sole`` (a
     seat, else ``NOBODY``), its comeback: its largest gap behind a row's top score after
     the start, in one pass."""
-    leaders = vec[i64]()
+    end: i64 = len(series)
+    leaders = vec[i64](capacity=end // seats)
     scale = 1.0
     worst = -math.inf
-    end: i64 = len(series)
     at: i64 = 0
     while at < end:
         top = series[at]

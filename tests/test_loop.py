@@ -122,17 +122,64 @@ def test_the_fold_base_has_no_step_of_its_own() -> None:
         loop.Fold().step(None, 0, None)
 
 
-class WithoutEngine:
-    """A game seen without its native engine (the toy game and any Python game offer
-    none): every other attribute is the game's own."""
+class CountingFold(loop.Fold):
+    """A fold written in Python (a plugin's tally): counts the actions it is told of."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def step(self, before: Any, action: int, after: Any) -> None:
+        self.steps += 1
+
+
+def test_a_fold_written_in_python_is_told_of_every_action() -> None:
+    folded = CountingFold()
+    actions: list[int] = []
+    loop.play(
+        GAME,
+        GAME.new_game(RULES, 3),
+        [Counting(), Counting()],
+        _rngs(),
+        fold=folded,
+        after_action=lambda before, action, after: actions.append(action),
+    )
+    assert folded.steps == len(actions) > 0
+
+
+class GameSeen:
+    """A game seen with another engine than its own, or none (as the toy game and any
+    Python game offer none): every other attribute is the game's own."""
+
+    def __init__(self, game: Any, engine: loop.Engine | None = None) -> None:
         self.game = game
+        if engine is not None:
+            self.engine = engine
 
     def __getattr__(self, name: str) -> Any:
         if name == "engine":
             raise AttributeError(name)
         return getattr(self.game, name)
+
+
+class PythonEngine(loop.Engine):
+    """An engine written in Python (a plugin's): the game's contract, its calls counted."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.calls = 0
+
+    def is_terminal(self, state: Any) -> bool:
+        self.calls += 1
+        return bool(self.game.is_terminal(state))
+
+    def current_player(self, state: Any) -> int:
+        return int(self.game.current_player(state))
+
+    def legal_actions(self, state: Any) -> Sequence[int]:
+        return self.game.legal_actions(state)  # type: ignore[no-any-return]
+
+    def apply(self, state: Any, action: Any) -> Any:
+        return self.game.apply(state, action)
 
 
 def _random_game(game: Any, name: str, state: Any) -> tuple[list[Any], GameResult]:
@@ -152,19 +199,24 @@ def test_the_loop_calls_a_games_native_engine_and_its_contract_plays_the_same_ga
     name: str,
 ) -> None:
     """Each built-in game offers its engine's calls natively, and the loop takes them;
-    a game without them is called through its contract, and plays exactly the same."""
+    a game without them is called through its contract, and one offering an engine
+    written in Python through that: each plays exactly the same."""
     game = get_game(name)
     native = getattr(game, "engine", None)
     assert isinstance(native, loop.Engine)
     assert loop.engine_of(game) is native
-    assert type(loop.engine_of(WithoutEngine(game))) is ContractCalls
+    assert type(loop.engine_of(GameSeen(game))) is ContractCalls
     assert type(loop.engine_of(GAME)) is ContractCalls
+    written = PythonEngine(game)
     rules = game.make_rules(3, {})
     played = [
-        _random_game(seen, name, game.new_game(rules, 11)) for seen in (game, WithoutEngine(game))
+        _random_game(seen, name, game.new_game(rules, 11))
+        for seen in (game, GameSeen(game), GameSeen(game, written))
     ]
-    assert played[0] == played[1]
+    assert played[0] == played[1] == played[2]
     assert len(played[0][0]) > 20
+    # An engine written in Python is called too (compiled, through the same method table).
+    assert written.calls > len(played[0][0])
 
 
 @pytest.mark.parametrize("name", ["cottage-garden", "kitchen-garden"])

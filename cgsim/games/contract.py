@@ -423,9 +423,9 @@ class Recorder(Protocol):
 class Tally(Protocol):
     """Collects a game's statistics while it is played, without building its record:
     one call per applied action. A run that keeps no record uses it instead of a
-    recorder and ``Game.summarize``, and must get the same summary from it. A compiled
-    tally that subclasses ``cgsim.games.loop.Fold`` is called natively by the loop; any
-    other through its ``step`` as a hook."""
+    recorder and ``Game.summarize``, and must get the same summary from it. A tally that
+    subclasses ``cgsim.games.loop.Fold`` is called through the loop's native method table
+    (a Python one too); any other through its ``step`` as a hook."""
 
     def step(self, before: Any, action: Action, after: Any) -> None: ...
 
@@ -461,10 +461,11 @@ class Game(Protocol[StateT, RulesT, ObsT]):
     Generic over the game's state, rules and observation types, so mypy checks bots and
     tools against a game's own types; the machinery holds a ``Game[Any, Any, Any]``.
 
-    A game whose engine is compiled may also offer ``engine``: a subclass of
-    ``cgsim.games.loop.Engine`` making ``is_terminal``, ``current_player``,
-    ``legal_actions`` and ``apply``, the calls of every action, natively (the loop then
-    skips a Python call per call). Without one the loop calls the methods below.
+    A game may also offer ``engine``: a subclass of ``cgsim.games.loop.Engine`` making
+    ``is_terminal``, ``current_player``, ``legal_actions`` and ``apply``, the calls of
+    every action, through the loop's native method table (a compiled one skips a Python
+    call per call; one written in Python works too). Without one the loop calls the
+    methods below.
     """
 
     info: GameInfo

@@ -13,8 +13,9 @@ Callers add what they need through hooks, each ``None`` (and then free) by defau
 ``before_decision`` looks at the state before a bot is asked, ``after_action`` sees
 every applied action (a recorder's ``step``), ``fold`` too (a game's tally,
 :class:`Fold`), ``watch`` is told which seat's bot code runs (so another process can
-stop and blame it), ``max_actions`` caps a game that never ends. A bot that raises or chooses an illegal action stops the loop with
-:class:`BotFault` naming its seat; an exception of the engine propagates as it is.
+stop and blame it), ``max_actions`` caps a game that never ends. A bot that raises or
+chooses an illegal action stops the loop with :class:`BotFault` naming its seat; an
+exception of the engine propagates as it is.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult
@@ -41,6 +44,9 @@ AfterAction = Callable[[Any, Action, Any], None]
 """``after_action(before, action, after)``: called once per applied action, forced or not."""
 
 
+# Both bases below may be subclassed in Python too (a game of a plugin): compiled, such a
+# subclass's methods are then called through the native method table like the rest.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Fold:
     """A base for what folds every applied action into a summary as a game is played (a
     game's tally): the loop calls its ``step`` natively when compiled, where a hook
@@ -51,6 +57,7 @@ class Fold:
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Engine:
     """A game's calls at every action, as native methods: a compiled engine subclasses
     this and its game offers an instance as ``engine``, and the compiled loop calls it

@@ -3,6 +3,8 @@ guard never lets a stale or unwanted extension module run."""
 
 from __future__ import annotations
 
+import abc
+import importlib
 import random
 import subprocess
 import sys
@@ -136,6 +138,22 @@ def test_a_compiled_sequence_class_keeps_its_own_abc_and_a_list_is_none_of_them(
     assert isinstance(rows, HeldRows) and isinstance(rows, Sequence)
     assert isinstance(LegalActions([(0, (1,))]), Sequence)
     assert rows != [{"a": 1, "b": 2}] and rows == [{"a": 1}]
+
+
+def test_every_compiled_class_deriving_from_an_abc_keeps_its_own_abc() -> None:
+    """Not only the classes above: any class a compiled module defines on an ABC (one
+    added later too) has its own registry and cache, so no list passes for it."""
+    assert isinstance([], Sequence)
+    found = []
+    for modules in compiled.compiled_groups(ROOT).values():
+        for name in modules:
+            module = importlib.import_module(name)
+            for value in vars(module).values():
+                if isinstance(value, abc.ABCMeta) and value.__module__ == name:
+                    found.append(value)
+                    assert "_abc_impl" in value.__dict__, value
+                    assert not isinstance([], value), value
+    assert {HeldRows, TableRows, LedRows, LegalActions} <= set(found)
 
 
 def test_every_compiled_package_declares_existing_modules() -> None:

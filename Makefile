@@ -7,12 +7,12 @@ GOLDEN_BOTS := random
 
 .PHONY: run test lint typecheck unit fuzz bench bench-memory golden strength check-records clean
 
-# The engines' modules and the bots' hot modules compiled with mypyc (setup.py,
-# cgsim/games/compiled.py): the install builds them (a few minutes); editing one of their
-# sources builds them again.
+# The engines' modules (every package under cgsim/games is compiled) and the bots' hot
+# modules, compiled with mypyc (setup.py, cgsim/games/compiled.py): the install builds
+# them (a few minutes); editing one of their sources builds them again.
 # CGSIM_PURE_PYTHON=1 skips compiling: the same results, several times slower.
 COMPILED := $(VENV)/.compiled
-ENGINE_SOURCES := $(wildcard cgsim/games/cottage/*.py cgsim/games/kitchen/*.py cgsim/games/drama/*.py cgsim/games/draws/*.py cgsim/games/loop/*.py cgsim/games/held/*.py) \
+ENGINE_SOURCES := $(wildcard cgsim/games/*/*.py) \
 	bots/__init__.py bots/evaluation.py bots/quick_eval.py bots/turn_model.py bots/kitchen_policy.py bots/kitchen_worlds.py \
 	cgsim/games/compiled.py setup.py
 

@@ -255,4 +255,6 @@ def result_of(state: State) -> GameResult:
                 tied += 1
         ranks.append(ahead + (tied + 1) / 2)
     scores = tuple([float(point) for point in points])
-    return GameResult(scores, winners, state.end or "running", state.turn, tuple(ranks))
+    # Built as the engine builds its tuples: a named tuple's own constructor runs as a
+    # Python function, and every game of a run ends here.
+    return _new(GameResult, (scores, winners, state.end or "running", state.turn, tuple(ranks)))

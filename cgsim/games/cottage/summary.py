@@ -90,6 +90,8 @@ _BED_COLUMNS: Final = (
 )
 _TILE_COLUMNS: Final = ("seat", "kind", "size", "covered", "turn", "final_round")
 
+_new: Final = tuple.__new__
+
 _BEDS: Final = 2
 """Flowerbeds in front of each seat."""
 
@@ -363,7 +365,9 @@ class Summary:
             "beds": TableRows(_BED_COLUMNS, self.beds),
             "tiles": TableRows(_TILE_COLUMNS, self.taken),
         }
-        return GameSummary(game, TableRows(self.seat_names, seats), tables)
+        # Built as the engine builds its tuples (not through the named tuple's constructor,
+        # a Python call).
+        return _new(GameSummary, (game, TableRows(self.seat_names, seats), tables))
 
 
 def summarize(record: Mapping[str, Any]) -> GameSummary:

@@ -12,15 +12,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cgsim.api import simulate
+from cgsim.games.cottage.components import Printed
 from cgsim.games.cottage.record import TURN_MARKER
 from cgsim.games.cottage.state import (
     EVENT_KINDS,
+    KIND_BITS,
+    KIND_MASK,
+    KIND_MOVE,
     KIND_OTHER,
+    KIND_PENALTY,
     KIND_TURN,
+    cleanup_code,
+    cube_code,
+    tile_code,
     turn_final,
     turn_kind,
     turn_seat,
 )
+from cgsim.games.cottage.summary import event_code
 from cgsim.games.registry import get_game
 from cgsim.play.bot_registry import resolve_bot
 from cgsim.play.match import GameOutcome, play_game
@@ -85,25 +94,28 @@ def test_a_run_without_records_has_the_same_tables(config: dict[str, Any]) -> No
     assert isinstance(tables[True]["games"], pl.DataFrame)
 
 
-def _expected_kind(event: dict[str, Any]) -> int:
+def _expected_code(event: dict[str, Any], printed: Printed) -> int:
     if event["e"] == TURN_MARKER:
         return turn_kind(event["seat"], event["final_round"])
-    return EVENT_KINDS.get(event["e"], KIND_OTHER)
+    return event_code(event, printed)
 
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(1, 4), children=st.booleans())
-def test_every_state_names_the_kind_of_each_of_its_events(
+def test_every_state_gives_the_code_of_each_of_its_events(
     seed: int, players: int, children: bool
 ) -> None:
-    # The Cottage tally reads the kinds and never an event's name: a kind that disagreed
-    # with its event would count the wrong thing silently.
+    # The Cottage tally reads the codes and never an event's name, nor the numbers a code
+    # holds from the event: a code that disagreed with its event would count the wrong
+    # thing silently. A record's events are coded from their dicts (``event_code``).
     game = get_game("cottage-garden")
     variant = {"children": [5] + [None] * (players - 1)} if children else {}
-    state = game.new_game(game.make_rules(players, {}, None, variant), seed)
+    rules = game.make_rules(players, {}, None, variant)
+    state = game.new_game(rules, seed)
     rng = random.Random(seed)
     while True:
-        assert state.kinds == tuple(_expected_kind(event) for event in state.events)
+        expected = tuple(_expected_code(event, rules.catalogue.printed) for event in state.events)
+        assert state.kinds == expected
         if game.is_terminal(state):
             break
         legal = game.legal_actions(state)
@@ -115,7 +127,37 @@ def test_a_turn_markers_kind_gives_back_its_seat_and_final_round() -> None:
         for final_round in (False, True):
             kind = turn_kind(seat, final_round)
             assert kind >= KIND_TURN and kind not in EVENT_KINDS.values()
+            assert kind == kind & KIND_MASK  # fits below a code's numbers
             assert (turn_seat(kind), turn_final(kind)) == (seat, final_round)
+
+
+def test_every_kind_fits_below_the_numbers_of_a_code() -> None:
+    assert all(kind == kind & KIND_MASK for kind in EVENT_KINDS.values())
+    assert len({*EVENT_KINDS.values(), KIND_OTHER}) == len(EVENT_KINDS) + 1
+
+
+@given(
+    kind=st.sampled_from([KIND_MOVE, KIND_PENALTY]),
+    color=st.integers(0, 1),
+    cube=st.integers(0, 7),
+    start=st.integers(0, 99),
+    end=st.integers(0, 99),
+    bed=st.integers(0, 1),
+    cells=st.integers(0, (1 << 25) - 1),
+)
+def test_a_code_keeps_each_of_its_numbers_apart(
+    kind: int, color: int, cube: int, start: int, end: int, bed: int, cells: int
+) -> None:
+    # The settings' largest numbers (8 cubes, 100 spaces, 25 cells) each fit their bits:
+    # no number of a code spills into another.
+    data = cube_code(kind, color, cube, start, end) >> KIND_BITS
+    assert (data & 1, data >> 1 & 7, data >> 4 & 127, data >> 11) == (color, cube, start, end)
+    assert cube_code(kind, color, cube, start, end) & KIND_MASK == kind
+    data = tile_code(bed, cells) >> KIND_BITS
+    assert (data & 1, data >> 1) == (bed, cells)
+    data = cleanup_code(bed, cells) >> KIND_BITS
+    assert (data & 1, data >> 1 & 1, data >> 2) == (bed, 1, cells)
+    assert cleanup_code(bed, None) >> KIND_BITS == bed
 
 
 def test_games_of_the_same_settings_share_their_summary_start() -> None:

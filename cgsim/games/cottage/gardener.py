@@ -22,6 +22,7 @@ from cgsim.games.cottage.state import (
     Player,
     Rules,
     State,
+    cube_code,
     cubes,
 )
 from cgsim.games.cottage.work import Work
@@ -96,7 +97,7 @@ def do_penalty(w: Work, color: int, cube: int) -> None:
     positions[cube] = max(0, start - spaces)
     w.set_cubes(color, tuple(positions))
     w.emit(
-        KIND_PENALTY,
+        cube_code(KIND_PENALTY, color, cube, start, positions[cube]),
         {
             "e": "penalty",
             "color": COLOR_NAMES[color],

@@ -23,12 +23,12 @@ from cgsim.games.cottage.nursery import NURSERY_RC, nursery_rc
 from cgsim.games.cottage.state import (
     KIND_CAT,
     KIND_TAKE_POT,
-    KIND_TAKE_TILE,
     Bed,
     Player,
     State,
     bed_blocked,
     bed_empty,
+    tile_code,
 )
 from cgsim.games.cottage.work import Work, bed_with
 
@@ -212,7 +212,7 @@ def take_tile(state: State, w: Work, action: int) -> None:
     for c in cells_of(place.cloches):
         features[FEATURE_KEYS[c]] = "cloche"
     w.emit(
-        KIND_TAKE_TILE,
+        tile_code(b, mask),
         {
             "e": "take_tile",
             "from": list(NURSERY_RC[cell]),

@@ -18,7 +18,6 @@ from cgsim.games.cottage.state import (
     COLOR_NAMES,
     KIND_BEEHIVE,
     KIND_BONUS_POT,
-    KIND_CLEANUP,
     KIND_GAIN_CAT,
     KIND_MOVE,
     KIND_SCORE,
@@ -36,6 +35,8 @@ from cgsim.games.cottage.state import (
     bed_empty,
     bed_pots,
     board_json,
+    cleanup_code,
+    cube_code,
     cubes,
     new_bed,
 )
@@ -127,7 +128,7 @@ def move_cube(w: Work, color: int, cube: int) -> bool:
     w.set_cubes(color, tuple(positions))
     w.scoring = _next_step(sc)
     w.emit(
-        KIND_MOVE,
+        cube_code(KIND_MOVE, color, cube, start, end),
         {"e": "move", "color": COLOR_NAMES[color], "cube": cube, "from": start, "to": end},
     )
     if s.bonus_red_line_cat and track[start] <= s.red_line < track[end] and w.supply_cats > 0:
@@ -188,15 +189,18 @@ def _cleanup(w: Work, b: int) -> None:
     assert bed is not None
     release(w, bed)
     new_board: dict[str, str] | None = None
+    printed: int | None = None
     if w.final_round or w.supply_board is None:
         w.set_bed(b, None)
     else:
         board, dark = w.supply_board
-        w.set_bed(b, new_bed(w.rules, board, dark, w.me.turns))
+        fresh = new_bed(w.rules, board, dark, w.me.turns)
+        w.set_bed(b, fresh)
         w.supply_board = (bed.board, not bed.dark)
         new_board = board_json(w.rules, board, dark)
+        printed = fresh.printed_pots | fresh.printed_cloches
     w.emit(
-        KIND_CLEANUP,
+        cleanup_code(b, printed),
         {
             "e": "cleanup",
             "bed": b,

@@ -57,6 +57,39 @@ EVENT_KINDS: Final[dict[str, int]] = {
 """The kind of every event the fold counts, by its "e" name (the others: ``KIND_OTHER``)."""
 
 
+KIND_BITS: Final = 5
+"""An event's code (``State.kinds``) is its kind in its low ``KIND_BITS`` bits (every kind
+above fits) and, for the events whose numbers the fold reads, those numbers above them
+(:func:`tile_code`, :func:`cube_code`, :func:`cleanup_code`, :func:`refill_code`): the
+fold reads them as native ints, where reading them from the event's dict costs a lookup
+each, and a tile's cells a list of lists."""
+KIND_MASK: Final = (1 << KIND_BITS) - 1
+
+
+def tile_code(bed: int, cells: int) -> int:
+    """A ``take_tile`` event's code: the bed and the cells the tile covers (a mask)."""
+    return KIND_TAKE_TILE | (bed | cells << 1) << KIND_BITS
+
+
+def cube_code(kind: int, color: int, cube: int, start: int, end: int) -> int:
+    """A ``move`` or ``penalty`` event's code (``kind``): which cube of which colour went
+    from which space of its track to which (a cube number has 3 bits, a space 7: the
+    settings allow at most 8 cubes and 100 spaces)."""
+    return kind | (color | cube << 1 | start << 4 | end << 11) << KIND_BITS
+
+
+def cleanup_code(bed: int, printed: int | None) -> int:
+    """A ``cleanup`` event's code: the bed and the printed cells of the board side that
+    takes its place (None: no board does)."""
+    new = 0 if printed is None else 1 | printed << 1
+    return KIND_CLEANUP | (bed | new << 1) << KIND_BITS
+
+
+def refill_code(ramble: bool) -> int:
+    """A ``refill`` event's code: whether the refill was a ramble."""
+    return KIND_REFILL | (1 if ramble else 0) << KIND_BITS
+
+
 def turn_kind(seat: int, final_round: bool) -> int:
     """The kind of the marker of a turn of ``seat`` (``final_round``: of the final round)."""
     return KIND_TURN + 2 * seat + (1 if final_round else 0)
@@ -332,7 +365,8 @@ class State(NamedTuple):
     end: str | None
     events: tuple[Event, ...]
     kinds: tuple[int, ...] = ()
-    """Each event's kind (``KIND_*``, :func:`turn_kind`), in the order of ``events``."""
+    """Each event's code (its kind, ``KIND_*`` or :func:`turn_kind`, and the numbers the
+    fold reads: ``KIND_BITS``), in the order of ``events``."""
 
 
 # The engine reads beds through these functions rather than the properties above (kept

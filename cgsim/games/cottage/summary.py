@@ -20,11 +20,13 @@ from cgsim.games.cottage.components import Printed, printed_cells
 from cgsim.games.cottage.state import (
     EVENT_KINDS,
     KIND_BEEHIVE,
+    KIND_BITS,
     KIND_BONUS_POT,
     KIND_CAT,
     KIND_CLEANUP,
     KIND_DISCARD_BED,
     KIND_GAIN_CAT,
+    KIND_MASK,
     KIND_MOVE,
     KIND_OTHER,
     KIND_PASS,
@@ -37,6 +39,10 @@ from cgsim.games.cottage.state import (
     PHASE_OVER,
     Rules,
     State,
+    cleanup_code,
+    cube_code,
+    refill_code,
+    tile_code,
     turn_final,
     turn_seat,
 )
@@ -130,11 +136,15 @@ class SummaryStart:
         self, players: int, tracks: Mapping[str, Sequence[int]], cubes: int, solo: bool
     ) -> None:
         self.players = players
-        self.tracks: dict[str, list[int]] = {color: list(track) for color, track in tracks.items()}
+        orange, blue = tracks["orange"], tracks["blue"]
+        self.spaces = ints([*orange, *blue])
+        """The values of the orange track's spaces, then the blue track's."""
+        self.blue_from: i64 = len(orange)
+        """Where the blue track's values start in ``spaces``."""
         self.cubes = cubes
         self.solo = solo
         # Every cube starts on its track's first space, and nobody holds a beehive.
-        first = sum(track[0] for track in self.tracks.values())
+        first = orange[0] + blue[0]
         self.totals = [float(cubes * first)] * players
         """Every seat's running score before the first turn."""
 
@@ -168,6 +178,28 @@ def _masks(players: int, printed: Printed, boards: list[list[tuple[str, str] | N
     return masks
 
 
+def event_code(event: Mapping[str, Any], printed: Printed) -> int:
+    """An event's code as the engine gives it beside the event (``State.kinds``), from the
+    event as a record holds it (``printed``: the printed cells of each board side): how a
+    record's events are fed to the fold, so a record and a tally are read alike."""
+    kind = EVENT_KINDS.get(event["e"], KIND_OTHER)
+    if kind == KIND_TAKE_TILE:
+        cells = 0
+        for row, column in event["cells"]:
+            cells |= 1 << (row * _SIZE + column)
+        return tile_code(event["bed"], cells)
+    if kind in (KIND_MOVE, KIND_PENALTY):
+        color = _CUBE_COLORS.index(event["color"])
+        return cube_code(kind, color, event["cube"], event["from"], event["to"])
+    if kind == KIND_CLEANUP:
+        new = event["new_board"]
+        side = _side_cells(printed, (str(new["board"]), new["side"])) if new else None
+        return cleanup_code(event["bed"], side)
+    if kind == KIND_REFILL:
+        return refill_code(bool(event["ramble"]))
+    return kind
+
+
 class Summary:
     """The statistics fold: fed every turn start and every event of a game, in order."""
 
@@ -175,8 +207,9 @@ class Summary:
         players = start.players
         cubes = start.cubes
         self.players = players
-        self.tracks = start.tracks
-        """Each color's track values, as lists (read natively, not through ``Sequence``)."""
+        self.spaces = start.spaces
+        self.blue_from = start.blue_from
+        """Both tracks' values, in one array (:class:`SummaryStart`)."""
         self.solo = start.solo
         self.printed = printed
         self.masks = ints(masks)
@@ -187,7 +220,10 @@ class Summary:
         ``c`` at ``s * _COUNTERS + c``. The counters, like the masks and beds below, are
         native ints in one array: compiled, a count is a load and a store, where a list's
         item is unboxed and boxed again."""
-        self.positions = [{"orange": [0] * cubes, "blue": [0] * cubes} for _ in range(players)]
+        self.cube_count: i64 = cubes
+        self.positions = zeros(players * len(_CUBE_COLORS) * cubes)
+        """The space every cube is on: seat ``s``'s cube ``k`` of colour ``c`` (0 orange, 1
+        blue) at ``(s * 2 + c) * cubes + k``."""
         self.seat_names = _seat_names(cubes)
         self.arrived = zeros(players * _BEDS * 2)
         """Per seat and bed: the owner's turn count when the bed arrived, then the tiles
@@ -241,24 +277,23 @@ class Summary:
 
     def event(self, event: dict[str, Any]) -> None:
         """One event of the current turn (as a record holds it)."""
-        kind = EVENT_KINDS.get(event["e"], KIND_OTHER)
-        if kind != KIND_OTHER:
-            self.count(kind, event)
+        code = event_code(event, self.printed)
+        if code != KIND_OTHER:
+            self.count(code, event)
 
-    def count(self, kind: int, event: dict[str, Any]) -> None:
-        """One event of the current turn, of ``kind`` (one the fold counts)."""
+    def count(self, code: i64, event: dict[str, Any]) -> None:
+        """One event of the current turn, of ``code`` (:func:`event_code`: its kind, one the
+        fold counts, and the numbers the fold reads of it)."""
+        kind = code & KIND_MASK
+        data = code >> KIND_BITS
         seat: i64 = self.seat
         counts = self.counts
         mine = seat * _COUNTERS
         if kind == KIND_PASS:
             counts[mine + PASSES] = counts[mine + PASSES] + 1
         elif kind == KIND_TAKE_TILE:
-            cells: list[list[int]] = event["cells"]
-            mask: i64 = 0
-            for cell in cells:
-                at: i64 = cell[0] * _SIZE + cell[1]
-                mask |= i64(1) << at
-            bed: i64 = event["bed"]
+            bed: i64 = data & 1
+            mask = data >> 1
             size = bit_count(mask)
             counts[mine + TILES_TAKEN] = counts[mine + TILES_TAKEN] + 1
             counts[mine + TILE_CELLS] = counts[mine + TILE_CELLS] + size
@@ -283,20 +318,22 @@ class Summary:
             counts[at] = counts[at] + 1
         elif kind == KIND_REFILL:
             self.refills += 1
-            if event["ramble"]:
+            if data & 1:
                 counts[mine + RAMBLES] = counts[mine + RAMBLES] + 1
         elif kind in (KIND_MOVE, KIND_PENALTY):
-            color = event["color"]
-            track = self.tracks[color]
-            to: int = event["to"]
+            color = data & 1
+            spaces = self.spaces
+            track = self.blue_from if color else 0
+            start = data >> 4 & 127
+            to = data >> 11
             if kind == KIND_PENALTY:
-                lost = track[event["from"]] - track[to]
+                lost = spaces[track + start] - spaces[track + to]
                 counts[mine + PENALTY_POINTS] = counts[mine + PENALTY_POINTS] + lost
-            cubes = self.positions[seat][color]
-            cube: int = event["cube"]
+            cube = (seat * 2 + color) * self.cube_count + (data >> 1 & 7)
             self._fill(len(self.movers) - 1)
-            self.totals[seat] = self.totals[seat] + (track[to] - track[cubes[cube]])
-            cubes[cube] = to
+            gained = spaces[track + to] - spaces[track + self.positions[cube]]
+            self.totals[seat] = self.totals[seat] + float(gained)
+            self.positions[cube] = to
         elif kind == KIND_SCORE:
             pots: int = event["pots"]
             cloches: int = event["cloches"]
@@ -317,13 +354,12 @@ class Summary:
                 )
             )
         elif kind == KIND_CLEANUP:
-            bed = event["bed"]
+            bed = data & 1
             born = 2 * _bed(seat, bed)
             self.arrived[born] = counts[mine + TURNS_TAKEN]
             self.arrived[born + 1] = 0
-            new = event["new_board"]
-            side = (str(new["board"]), new["side"]) if new else None
-            self.masks[_bed(seat, bed)] = _side_cells(self.printed, side)
+            # The printed cells of the side that takes the bed's place (none: 0).
+            self.masks[_bed(seat, bed)] = data >> 2
         elif kind == KIND_DISCARD_BED:
             owner: i64 = event["seat"]
             at = owner * _COUNTERS + BEDS_DISCARDED
@@ -344,14 +380,15 @@ class Summary:
         self.drama.observe_turns(movers, self.turn_totals, self.first_final)
         seats: list[tuple[Any, ...]] = []
         counts = self.counts
+        spaces, positions, cubes = self.spaces, self.positions, self.cube_count
         for seat in range(self.players):
             mine = seat * _COUNTERS
             values: list[Any] = [counts[mine + i] for i in range(_COUNTERS)]
-            positions = self.positions[seat]
-            for color in _CUBE_COLORS:
-                track = self.tracks[color]
-                for position in positions[color]:
-                    values.append(track[position])
+            for color in range(len(_CUBE_COLORS)):
+                track = self.blue_from if color else 0
+                first = (seat * 2 + color) * cubes
+                for cube in range(cubes):
+                    values.append(spaces[track + positions[first + cube]])
             values.append(beehives[seat])
             seats.append(tuple(values))
         game: Row = {
@@ -427,11 +464,12 @@ class CottageTally(Fold):
         summary = self.summary
         events = state.events
         for index in range(len(kinds)):
-            kind = kinds[index]
+            code: i64 = kinds[index]
+            kind = code & KIND_MASK
             if kind >= KIND_TURN:
                 summary.turn(summary.n + 1, turn_seat(kind), turn_final(kind))
             elif kind != KIND_OTHER:
-                summary.count(kind, events[index])
+                summary.count(code, events[index])
 
     def finish(self, final: Any, result: GameResult) -> GameSummary:
         state: State = final

@@ -16,7 +16,6 @@ from cgsim.games.cottage.scoring import complete_beds, score_start
 from cgsim.games.cottage.state import (
     KIND_OTHER,
     KIND_PASS,
-    KIND_REFILL,
     PHASE_AFTER,
     PHASE_LIMIT,
     PHASE_PENALTY,
@@ -24,6 +23,7 @@ from cgsim.games.cottage.state import (
     PHASE_RAMBLE,
     Phase,
     bed_empty,
+    refill_code,
     turn_kind,
 )
 from cgsim.games.cottage.work import Work
@@ -76,7 +76,7 @@ def refill(w: Work, ramble: bool) -> None:
     tiles = list(w.path[: len(cells)])
     w.fill_nursery(cells, tiles)
     w.emit(
-        KIND_REFILL,
+        refill_code(ramble),
         {
             "e": "refill",
             "cells": [list(NURSERY_RC[cell]) for cell in cells],

@@ -142,6 +142,22 @@ def test_turns_handed_over_at_once_give_the_columns_of_turns_observed_one_by_one
     assert at_once.columns(winners, final) == one_by_one.columns(winners, final)
 
 
+@settings(max_examples=100, deadline=None)
+@given(games())
+def test_columns_filled_into_a_row_are_the_columns_in_their_place(game: tuple[Any, ...]) -> None:
+    # A game's row starts as a copy of a row holding every column, null, and the fold
+    # fills its own in place: the row is its columns then the fold's, as a merge gives.
+    start, observed, winners, final = game
+    drama = Drama(start)
+    for mover, row, final_round in observed:
+        drama.observe(mover, row, final_round)
+    own = {"refills": 3, "solo": False}
+    filled: dict[str, Any] = {**own, **dict.fromkeys(DRAMA_NAMES)}
+    drama.fill(filled, winners, final)
+    merged = {**own, **drama.columns(winners, final)}
+    assert filled == merged and list(filled) == list(merged)
+
+
 @given(st.integers(0, 2**62))
 def test_a_masks_bit_count_is_its_number_of_set_bits(mask: int) -> None:
     assert bit_count(mask) == mask.bit_count()

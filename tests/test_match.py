@@ -172,6 +172,21 @@ def test_a_bool_seat_is_led_like_its_int_and_game_columns_never_replace_core_one
     assert list(extend(core, {"beds": 2})) == ["game_id", "score", "beds"]
 
 
+@pytest.mark.parametrize(
+    "extra", [{"beds": 2}, {"turns": -1, "beds": 2}, {"game_id": "x", "end": "odd", "seed": 0}]
+)
+def test_a_games_row_is_its_core_then_its_summarys_columns_the_core_winning(
+    extra: dict[str, Any],
+) -> None:
+    result = GameResult((3.0, 1.0), (0,), "normal", 12, (1.0, 2.0))
+    core_only = GameSummary({})
+    (core, _, _) = finished_rows(GAME.info, 7, 2, 5, ["a", "b"], result, core_only, 0.5)
+    row, _, _ = finished_rows(GAME.info, 7, 2, 5, ["a", "b"], result, GameSummary(extra), 0.5)
+    assert list(row) == list(extend(core, extra))
+    assert row == extend(core, extra)
+    assert {key: row[key] for key in core} == core
+
+
 _COLUMN_NAMES = st.sampled_from(["seat", "size", "kind", "game_id", "bot", "block", "turn"])
 _SEATS = st.one_of(st.none(), st.booleans(), st.integers(-1, 3), st.just("x"))
 

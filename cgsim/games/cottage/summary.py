@@ -46,7 +46,7 @@ from cgsim.games.cottage.state import (
     turn_final,
     turn_seat,
 )
-from cgsim.games.drama import NOBODY, Drama, bit_count, floats, ints, zeros
+from cgsim.games.drama import DRAMA_NAMES, NOBODY, Drama, bit_count, floats, ints, zeros
 from cgsim.games.loop.core import Fold
 
 _SEAT_COUNTERS: Final = (
@@ -97,6 +97,12 @@ _BED_COLUMNS: Final = (
 _TILE_COLUMNS: Final = ("seat", "kind", "size", "covered", "turn", "final_round")
 
 _new: Final = tuple.__new__
+
+_GAME_COLUMNS: Final[Row] = dict.fromkeys(
+    ("final_round_turns", "refills", "beds_scored", "solo", *DRAMA_NAMES)
+)
+"""A game's columns, in order, all null: each game's row starts as a copy (a dict copied
+whole, where one built key by key, then merged with the drama's, grows a few times)."""
 
 _BEDS: Final = 2
 """Flowerbeds in front of each seat."""
@@ -243,6 +249,9 @@ class Summary:
         """Per seat, its running score (its cubes' track values and its beehive) kept up to
         date event by event, as unboxed floats: the drama fold reads floats."""
         self.drama = Drama(start.totals)
+        self.series = players > 1
+        """Whether the turns' series below is kept: a game of one seat has no drama (its
+        drama columns are null, :meth:`Drama.columns`), so a solo game keeps none."""
         self.movers = vec[i64]()
         self.turn_totals = vec[float]()
         self.first_final: i64 = NOBODY
@@ -255,18 +264,21 @@ class Summary:
     def turn(self, n: int, seat: int, final_round: bool) -> None:
         """A turn starts (the previous one, if any, has ended)."""
         self.n, self.seat, self.final_round = n, seat, bool(final_round)
-        self.movers = append(self.movers, seat)
         counts = self.counts
         at = seat * _COUNTERS + TURNS_TAKEN
         counts[at] = counts[at] + 1
         if self.final_round:
             self.final_round_turns += 1
-            if self.first_final == NOBODY:
+        if self.series:
+            self.movers = append(self.movers, seat)
+            if self.final_round and self.first_final == NOBODY:
                 self.first_final = len(self.movers) - 1
 
     def _fill(self, turns: i64) -> None:
         """Write the running scores as the rows of the turns up to ``turns`` (the scores
         have not changed since the last row written)."""
+        if not self.series:
+            return
         totals = self.totals
         rows = self.turn_totals
         filled: i64 = len(rows) // len(totals)
@@ -391,13 +403,12 @@ class Summary:
                     values.append(spaces[track + positions[first + cube]])
             values.append(beehives[seat])
             seats.append(tuple(values))
-        game: Row = {
-            "final_round_turns": self.final_round_turns,
-            "refills": self.refills,
-            "beds_scored": len(self.beds),
-            "solo": self.solo,
-            **self.drama.columns(winners, scores),
-        }
+        game: Row = _GAME_COLUMNS.copy()
+        game["final_round_turns"] = self.final_round_turns
+        game["refills"] = self.refills
+        game["beds_scored"] = len(self.beds)
+        game["solo"] = self.solo
+        self.drama.fill(game, winners, scores)
         tables = {
             "beds": TableRows(_BED_COLUMNS, self.beds),
             "tiles": TableRows(_TILE_COLUMNS, self.taken),

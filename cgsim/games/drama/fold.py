@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from librt.vecs import append, extend, vec
 from mypy_extensions import i64
@@ -209,13 +209,20 @@ class Drama:
         """The per-game columns; the last observation takes the final scores (end-of-game
         scoring included). All null for a single seat, no turn or no winner."""
         out = _NO_COLUMNS.copy()
+        self.fill(out, winners, final)
+        return out
+
+    def fill(self, out: dict[str, Any], winners: Sequence[int], final: Sequence[float]) -> None:
+        """:meth:`columns` written into ``out``, a game's row that already holds every
+        column, null (a copy of a row with them all, where merging the columns into a
+        row grows it a few times): the null ones are left as they are."""
         seats: i64 = self.seats
         turns: i64 = len(self.movers)
         won: i64 = 0
         for winner in winners:
             won |= i64(1) << winner
         if seats < 2 or turns == 0 or won == 0:
-            return out
+            return
         # The series: the start row, then every turn's row, the last one final.
         series = vec[float](capacity=(turns + 1) * seats)
         series = extend(series, self.start)
@@ -241,7 +248,6 @@ class Drama:
         out["lead_change"] = float(changes) / count
         out["stability"] = _stability(series, seats, turns, scale)
         out["drama"] = _drama(series, leaders, seats, turns, won, scale)
-        return out
 
     def _first_final_turn(self, turns: i64) -> i64:
         """The index of the final round's first turn: the first marked final, or else the

@@ -239,14 +239,14 @@ def finished_rows(
 ) -> tuple[Row, Sequence[Row], dict[str, Sequence[Row]]]:
     """A finished game's row, its seats' rows and its tables' rows."""
     end = result.end
-    row = game_row(
-        info,
-        game_id,
-        block,
-        seed,
-        labels,
-        (result.turns, end, list(result.winners), wall_time, None, None),
-    )
+    outcome = (result.turns, end, list(result.winners), wall_time, None, None)
+    row = game_row(info, game_id, block, seed, labels, outcome)
+    # As :func:`extend`, into the row just built (one dict fewer a game).
+    extra = summary.game
+    merged = len(row) + len(extra)
+    row.update(extra)
+    if len(row) < merged:  # a shared key: the core's value wins
+        row.update(game_row(info, game_id, block, seed, labels, outcome))
     shares = win_shares(result)
     extras = summary.seats
     seats: Sequence[Row] | None = None
@@ -261,7 +261,7 @@ def finished_rows(
         seats = rows
     tables: Mapping[str, Sequence[Row]] = summary.tables
     return (
-        extend(row, summary.game),
+        row,
         seats,
         {name: table_rows(rows, game_id, block, labels) for name, rows in tables.items()},
     )

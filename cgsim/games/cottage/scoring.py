@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Final
 
+from librt.vecs import append, vec
+from mypy_extensions import i64
+
 from cgsim.games.contract import GameResult
 from cgsim.games.cottage.cells import rc
 from cgsim.games.cottage.state import (
@@ -215,15 +218,13 @@ def _cleanup(w: Work, b: int) -> None:
 
 def player_score(rules: Rules, player: Player) -> int:
     """Sum of the cube values plus beehive points."""
-    s = rules.settings
+    orange, blue = rules.orange_track, rules.blue_track
     return (
-        sum(s.orange_track[i] for i in player.orange)
-        + sum(s.blue_track[i] for i in player.blue)
-        + player.beehive
+        sum(orange[i] for i in player.orange) + sum(blue[i] for i in player.blue) + player.beehive
     )
 
 
-def _ahead(points: list[int], hives: list[int], seat: int, other: int) -> bool:
+def _ahead(points: vec[i64], hives: vec[i64], seat: i64, other: i64) -> bool:
     """Whether ``seat`` finishes ahead of ``other``: more points, or as many and a larger
     beehive."""
     return points[seat] > points[other] or (
@@ -231,7 +232,7 @@ def _ahead(points: list[int], hives: list[int], seat: int, other: int) -> bool:
     )
 
 
-def _level(points: list[int], hives: list[int], seat: int, other: int) -> bool:
+def _level(points: vec[i64], hives: vec[i64], seat: i64, other: i64) -> bool:
     """Whether ``seat`` and ``other`` finish level: as many points and as large a beehive."""
     return points[seat] == points[other] and hives[seat] == hives[other]
 
@@ -240,11 +241,15 @@ def result_of(state: State) -> GameResult:
     """Scores (cubes + beehives), winners (beehive tie-break, shared wins) and ranks."""
     rules = state.rules
     # Each seat's key is its score, then its beehive (the tie-break): compared by plain
-    # loops over ints (compiled, tuples of keys are compared as objects).
-    points = [player_score(rules, p) for p in state.players]
-    hives = [p.beehive for p in state.players]
-    seats = len(points)
-    best = 0
+    # loops over native ints (compiled, tuples of keys are compared as objects, and a
+    # list's ints are unboxed at every read).
+    seats: i64 = len(state.players)
+    points = vec[i64](capacity=seats)
+    hives = vec[i64](capacity=seats)
+    for player in state.players:
+        points = append(points, player_score(rules, player))
+        hives = append(hives, player.beehive)
+    best: i64 = 0
     for seat in range(1, seats):
         if _ahead(points, hives, seat, best):
             best = seat

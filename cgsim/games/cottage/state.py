@@ -199,6 +199,8 @@ class Rules:
     final_value: int = field(init=False, repr=False)
     discard_below: int = field(init=False, repr=False)
     turn_cap: int = field(init=False, repr=False)
+    orange_track: tuple[int, ...] = field(init=False, repr=False)
+    blue_track: tuple[int, ...] = field(init=False, repr=False)
     fit_cache: dict[int, tuple[int, ...]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
@@ -232,6 +234,8 @@ class Rules:
             "final_value",
             "discard_below",
             "turn_cap",
+            "orange_track",
+            "blue_track",
         ):
             object.__setattr__(self, name, getattr(s, name))
 
@@ -265,7 +269,7 @@ class Rules:
         return any_fit(self.fit_tables[kind], blocked)
 
     def track(self, color: int) -> tuple[int, ...]:
-        return self.settings.orange_track if color == ORANGE else self.settings.blue_track
+        return self.orange_track if color == ORANGE else self.blue_track
 
     def target(self, color: int) -> int:
         return self.orange_target if color == ORANGE else self.blue_target

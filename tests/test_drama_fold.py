@@ -171,3 +171,14 @@ def test_native_arrays_hold_what_they_are_built_from(values: list[int]) -> None:
     assert list(ints(values)) == values
     assert list(floats(values)) == [float(value) for value in values]
     assert all(type(value) is float for value in floats(values))
+
+
+@given(st.integers(0, 600), st.integers(0, 600))
+def test_each_array_of_zeros_is_its_own(count: int, other: int) -> None:
+    # Short ones are copied from one array of zeros, long ones appended: writing into
+    # one never shows in another, nor in the next one made.
+    first = zeros(count)
+    for index in range(count):
+        first[index] = index + 1
+    assert list(zeros(other)) == [0] * other
+    assert list(first) == list(range(1, count + 1))

@@ -63,10 +63,10 @@ def bit_count(mask: i64) -> i64:
     return count
 
 
-def zeros(count: i64) -> vec[i64]:
-    """``count`` native zeros. Built by appends: a vec made from a list first asks the
+def _appended_zeros(count: i64) -> vec[i64]:
+    """``count`` native zeros, built by appends: a vec made from a list first asks the
     list for a buffer, which raises and clears a TypeError (about a thousand
-    instructions, several times a game)."""
+    instructions)."""
     values = vec[i64](capacity=count)
     # A native counter: compiled, ``for _ in range(count)`` boxes every index.
     made: i64 = 0
@@ -74,6 +74,18 @@ def zeros(count: i64) -> vec[i64]:
         values = append(values, 0)
         made += 1
     return values
+
+
+_ZEROS: Final = _appended_zeros(256)
+"""Zeros enough for the arrays of a game's summary: :func:`zeros` copies a slice."""
+
+
+def zeros(count: i64) -> vec[i64]:
+    """``count`` native zeros, a new array: a slice of :data:`_ZEROS` (one copy, where
+    appends cost a call each, several dozen a game) when it is long enough."""
+    if count <= len(_ZEROS):
+        return _ZEROS[:count]
+    return _appended_zeros(count)
 
 
 def ints(values: Sequence[int]) -> vec[i64]:

@@ -26,6 +26,32 @@ _MATCHUPS: Final[dict[tuple[str, ...], str]] = {}
 """Each seating's matchup (its bots' labels, sorted and joined): a run has a few."""
 
 
+_GAME_CORE: Final = (
+    "game_id",
+    "block",
+    "seed",
+    "game",
+    "engine_version",
+    "players",
+    "seats",
+    "matchup",
+    "turns",
+    "end",
+    "winners",
+    "wall_time",
+    "error",
+    "error_seat",
+)
+"""The core columns of a game's row, in order (:func:`game_row`)."""
+_NO_EXTRA: Final[Row] = {}
+_GAME_ROWS: Final[dict[tuple[str, ...], Row]] = {}
+"""Per set of a summary's own game columns, a row of the core columns then those, all
+null: each game's row starts as a copy (a dict copied whole, where one built key by key,
+then merged with the summary's, grows a few times). A run has one or two."""
+_GAME_ROWS_KEPT: Final = 64
+"""Rows kept at most (a game whose summaries name ever new columns gets no more)."""
+
+
 def game_row(
     info: GameInfo,
     game_id: int,
@@ -33,29 +59,39 @@ def game_row(
     seed: int,
     labels: Sequence[str],
     outcome: tuple[int | None, str, list[int], float, str | None, int | None],
+    extra: Row = _NO_EXTRA,
 ) -> Row:
-    """The core columns of a game's row: the run's, then its ``outcome``'s (turns, end,
-    winners, wall time, error and the faulty seat), for a finished game or a failed one."""
+    """A game's row: the core columns, the run's then its ``outcome``'s (turns, end,
+    winners, wall time, error and the faulty seat), for a finished game or a failed one;
+    then ``extra``, the columns of the game's summary, never replacing a core column (as
+    :func:`extend`)."""
+    names = tuple(extra)
+    start = _GAME_ROWS.get(names)
+    if start is None:
+        if len(_GAME_ROWS) >= _GAME_ROWS_KEPT:
+            _GAME_ROWS.clear()
+        start = _GAME_ROWS[names] = dict.fromkeys(_GAME_CORE + names)
+    row = start.copy()
+    row.update(extra)
     turns, end, winners, wall_time, error, error_seat = outcome
     matchup = _MATCHUPS.get(tuple(labels))
     if matchup is None:
         matchup = _MATCHUPS[tuple(labels)] = "+".join(sorted(set(labels)))
-    return {
-        "game_id": game_id,
-        "block": block,
-        "seed": seed,
-        "game": info.id,
-        "engine_version": info.version,
-        "players": len(labels),
-        "seats": list(labels),
-        "matchup": matchup,
-        "turns": turns,
-        "end": end,
-        "winners": winners,
-        "wall_time": wall_time,
-        "error": error,
-        "error_seat": error_seat,
-    }
+    row["game_id"] = game_id
+    row["block"] = block
+    row["seed"] = seed
+    row["game"] = info.id
+    row["engine_version"] = info.version
+    row["players"] = len(labels)
+    row["seats"] = list(labels)
+    row["matchup"] = matchup
+    row["turns"] = turns
+    row["end"] = end
+    row["winners"] = winners
+    row["wall_time"] = wall_time
+    row["error"] = error
+    row["error_seat"] = error_seat
+    return row
 
 
 _SEAT_CORE: Final = (
@@ -240,13 +276,7 @@ def finished_rows(
     """A finished game's row, its seats' rows and its tables' rows."""
     end = result.end
     outcome = (result.turns, end, list(result.winners), wall_time, None, None)
-    row = game_row(info, game_id, block, seed, labels, outcome)
-    # As :func:`extend`, into the row just built (one dict fewer a game).
-    extra = summary.game
-    merged = len(row) + len(extra)
-    row.update(extra)
-    if len(row) < merged:  # a shared key: the core's value wins
-        row.update(game_row(info, game_id, block, seed, labels, outcome))
+    row = game_row(info, game_id, block, seed, labels, outcome, summary.game)
     shares = win_shares(result)
     extras = summary.seats
     seats: Sequence[Row] | None = None

@@ -13,7 +13,17 @@ from hypothesis import strategies as st
 from librt.vecs import vec
 from mypy_extensions import i64
 
-from cgsim.games.drama import DRAMA_NAMES, NOBODY, POINTS, Drama, bit_count, floats, ints, zeros
+from cgsim.games.drama import (
+    DRAMA_NAMES,
+    NOBODY,
+    POINTS,
+    Drama,
+    bit_count,
+    floats,
+    grown,
+    ints,
+    zeros,
+)
 
 
 def _leaders(scores: Sequence[float]) -> frozenset[int]:
@@ -156,6 +166,15 @@ def test_columns_filled_into_a_row_are_the_columns_in_their_place(game: tuple[An
     drama.fill(filled, winners, final)
     merged = {**own, **drama.columns(winners, final)}
     assert filled == merged and list(filled) == list(merged)
+
+
+@given(st.lists(st.floats(-1e6, 1e6), max_size=40), st.integers(0, 700))
+def test_an_array_grown_keeps_its_values_and_gains_zeros(values: list[float], count: int) -> None:
+    # A summary's series is grown by blocks of zeros (several for a long game), then
+    # written by index.
+    before = floats(values)
+    after = grown(before, count)
+    assert list(after) == values + [0.0] * max(0, count - len(values))
 
 
 @given(st.integers(0, 2**62))

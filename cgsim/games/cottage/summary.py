@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from librt.vecs import append, extend, vec
+from librt.vecs import append, vec
 from mypy_extensions import i64
 
 from cgsim.games.contract import GameResult, GameSummary, Row, TableRows
@@ -46,7 +46,16 @@ from cgsim.games.cottage.state import (
     turn_final,
     turn_seat,
 )
-from cgsim.games.drama import DRAMA_NAMES, NOBODY, Drama, bit_count, floats, ints, zeros
+from cgsim.games.drama import (
+    DRAMA_NAMES,
+    NOBODY,
+    Drama,
+    bit_count,
+    floats,
+    grown,
+    ints,
+    zeros,
+)
 from cgsim.games.loop.core import Fold
 
 _SEAT_COUNTERS: Final = (
@@ -280,11 +289,20 @@ class Summary:
         if not self.series:
             return
         totals = self.totals
-        rows = self.turn_totals
-        filled: i64 = len(rows) // len(totals)
-        while filled < turns:
-            rows = extend(rows, totals)
-            filled += 1
+        seats: i64 = len(totals)
+        at: i64 = len(self.turn_totals)
+        end = turns * seats
+        if at >= end:
+            return
+        # Grown once, then written by index: a row appended a turn at a time was a call
+        # a turn, and most turns are written here at once, at the end of the game.
+        rows = grown(self.turn_totals, end)
+        while at < end:
+            seat: i64 = 0
+            while seat < seats:
+                rows[at + seat] = totals[seat]
+                seat += 1
+            at += seats
         self.turn_totals = rows
 
     def event(self, event: dict[str, Any]) -> None:

@@ -16,6 +16,7 @@ from cgsim.games.drama.fold import (  # noqa: E402
     Drama,
     bit_count,
     floats,
+    grown,
     ints,
     zeros,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "Drama",
     "bit_count",
     "floats",
+    "grown",
     "ints",
     "zeros",
 ]

@@ -104,6 +104,22 @@ def floats(values: Sequence[float]) -> vec[float]:
     return out
 
 
+_FLOAT_ZEROS: Final = floats([0.0] * 256)
+"""Zeros to grow arrays of floats with (:func:`grown`)."""
+
+
+def grown(values: vec[float], count: i64) -> vec[float]:
+    """``values`` with zeros added up to ``count`` values (as it is when as long): an
+    array written by index as it fills, grown by a block at a time, where one appended
+    to value by value costs a call a value."""
+    missing = count - len(values)
+    while missing > 0:
+        block = min(missing, len(_FLOAT_ZEROS))
+        values = extend(values, _FLOAT_ZEROS[:block])
+        missing -= block
+    return values
+
+
 def _first(mask: i64) -> i64:
     """The lowest seat a (non-empty) mask holds: the seat whose score a row's top is."""
     seat: i64 = 0
@@ -118,7 +134,8 @@ def _leaders(series: vec[float], seats: i64, sole: i64) -> tuple[vec[i64], float
     seat, else ``NOBODY``), its comeback: its largest gap behind a row's top score after
     the start, in one pass."""
     end: i64 = len(series)
-    leaders = vec[i64](capacity=end // seats)
+    leaders = zeros(end // seats)
+    row: i64 = 0
     scale = 1.0
     worst = -math.inf
     at: i64 = 0
@@ -137,7 +154,8 @@ def _leaders(series: vec[float], seats: i64, sole: i64) -> tuple[vec[i64], float
             elif value == top:
                 mask |= i64(1) << seat
             seat += 1
-        leaders = append(leaders, mask)
+        leaders[row] = mask
+        row += 1
         if sole != NOBODY and at > 0 and top - series[at + sole] > worst:
             worst = top - series[at + sole]
         at += seats

@@ -160,14 +160,21 @@ def test_a_code_keeps_each_of_its_numbers_apart(
     assert cleanup_code(bed, None) >> KIND_BITS == bed
 
 
-def test_games_of_the_same_settings_share_their_summary_start() -> None:
-    # A run's games start their summaries from one start (built once per settings), and
-    # other settings get their own.
+def test_the_games_of_one_rules_object_share_their_summary_start() -> None:
+    # A run's worker plays its games with one rules object: their summaries start from
+    # one start, built once and kept with the rules; other rules get their own, and a
+    # pickled copy (a worker's) builds its own again.
+    import pickle
+
     from cgsim.games.cottage.summary import _tally_start
 
     game = get_game("cottage-garden")
-    first = _tally_start(game.make_rules(2, {}, None, {}))
-    assert _tally_start(game.make_rules(2, {}, None, {})) is first
+    rules = game.make_rules(2, {}, None, {})
+    first = _tally_start(rules)
+    assert _tally_start(rules) is first
     assert first.totals == [0.0, 0.0] and first.players == 2
     other = _tally_start(game.make_rules(3, {}, None, {}))
     assert other is not first and other.players == 3
+    copied = pickle.loads(pickle.dumps(rules))
+    assert copied.derived_cache == {}
+    assert _tally_start(copied).totals == first.totals

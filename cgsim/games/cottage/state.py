@@ -204,6 +204,13 @@ class Rules:
     fit_cache: dict[int, tuple[int, ...]] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
+    derived_cache: dict[str, Any] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
+    """What other modules work out from the rules once and keep with them (the tally's
+    summary start), by name: found by one lookup, where a table keyed by the settings
+    hashes their tracks at every game. Never pickled, and sealed like ``fit_cache`` (a
+    memo: entries are added, never changed)."""
 
     def __post_init__(self) -> None:
         s = self.settings
@@ -247,6 +254,7 @@ class Rules:
         object.__setattr__(self, "settings", data[1])
         object.__setattr__(self, "catalogue", data[2])
         object.__setattr__(self, "fit_cache", {})
+        object.__setattr__(self, "derived_cache", {})
         self.__post_init__()
 
     def fits(self, kind: int, blocked: Mask) -> tuple[int, ...]:

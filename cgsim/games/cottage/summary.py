@@ -164,17 +164,16 @@ class SummaryStart:
         """Every seat's running score before the first turn."""
 
 
-_TALLY_STARTS: Final[dict[tuple[Any, ...], SummaryStart]] = {}
-"""The tally's summary start for each set of the settings it depends on: a run has one."""
-
-
 def _tally_start(rules: Rules) -> SummaryStart:
-    s = rules.settings
-    key = (rules.players, s.cubes, s.solo, s.orange_track, s.blue_track)
-    start = _TALLY_STARTS.get(key)
+    """The tally's summary start for ``rules``, built once and kept with them (a run's
+    worker plays all its games with one rules object)."""
+    start: SummaryStart | None = rules.derived_cache.get("summary_start")
     if start is None:
+        s = rules.settings
         tracks = {"orange": s.orange_track, "blue": s.blue_track}
-        start = _TALLY_STARTS[key] = SummaryStart(rules.players, tracks, s.cubes, s.solo)
+        start = rules.derived_cache["summary_start"] = SummaryStart(
+            rules.players, tracks, s.cubes, s.solo
+        )
     return start
 
 

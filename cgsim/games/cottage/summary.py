@@ -144,8 +144,8 @@ def _seat_names(cubes: int) -> tuple[str, ...]:
 
 
 class SummaryStart:
-    """What a game's summary starts from, the same for every game of the same settings
-    (the tally's are built once: :func:`_tally_start`). Read only."""
+    """What a game's summary starts from, the same for every game of the same rules (the
+    tally's is built once per rules object: :func:`_tally_start`). Read only."""
 
     def __init__(
         self, players: int, tracks: Mapping[str, Sequence[int]], cubes: int, solo: bool

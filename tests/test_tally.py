@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from cgsim.api import simulate
 from cgsim.games.cottage.components import Printed
 from cgsim.games.cottage.record import TURN_MARKER
+from cgsim.games.cottage.settings import LIST_RANGES, SETTING_RANGES
 from cgsim.games.cottage.state import (
     EVENT_KINDS,
     KIND_BITS,
@@ -21,10 +22,16 @@ from cgsim.games.cottage.state import (
     KIND_MOVE,
     KIND_OTHER,
     KIND_PENALTY,
+    KIND_REFILL,
     KIND_TURN,
     cleanup_code,
+    cleanup_fields,
     cube_code,
+    cube_fields,
+    refill_code,
+    refill_ramble,
     tile_code,
+    tile_fields,
     turn_final,
     turn_kind,
     turn_seat,
@@ -136,17 +143,23 @@ def test_every_kind_fits_below_the_numbers_of_a_code() -> None:
     assert len({*EVENT_KINDS.values(), KIND_OTHER}) == len(EVENT_KINDS) + 1
 
 
+# The largest numbers the settings allow: a code must hold them whatever a config says.
+_MOST_CUBES = SETTING_RANGES["cubes"][1]
+_MOST_SPACES = max(LIST_RANGES["orange_track"][1], LIST_RANGES["blue_track"][1])
+
+
 @given(
     kind=st.sampled_from([KIND_MOVE, KIND_PENALTY]),
     color=st.integers(0, 1),
-    cube=st.integers(0, 7),
-    start=st.integers(0, 99),
-    end=st.integers(0, 99),
+    cube=st.integers(0, _MOST_CUBES - 1),
+    start=st.integers(0, _MOST_SPACES - 1),
+    end=st.integers(0, _MOST_SPACES - 1),
     bed=st.integers(0, 1),
     cells=st.integers(0, (1 << 25) - 1),
+    ramble=st.booleans(),
 )
 def test_a_code_keeps_each_of_its_numbers_apart(
-    kind: int, color: int, cube: int, start: int, end: int, bed: int, cells: int
+    kind: int, color: int, cube: int, start: int, end: int, bed: int, cells: int, ramble: bool
 ) -> None:
     # The settings' largest numbers (8 cubes, 100 spaces, 25 cells) each fit their bits:
     # no number of a code spills into another.
@@ -158,6 +171,18 @@ def test_a_code_keeps_each_of_its_numbers_apart(
     data = cleanup_code(bed, cells) >> KIND_BITS
     assert (data & 1, data >> 1 & 1, data >> 2) == (bed, 1, cells)
     assert cleanup_code(bed, None) >> KIND_BITS == bed
+    # The tally reads them back with the functions beside the ones that write them.
+    assert cube_fields(cube_code(kind, color, cube, start, end) >> KIND_BITS) == (
+        color,
+        cube,
+        start,
+        end,
+    )
+    assert tile_fields(tile_code(bed, cells) >> KIND_BITS) == (bed, cells)
+    assert cleanup_fields(cleanup_code(bed, cells) >> KIND_BITS) == (bed, cells)
+    assert cleanup_fields(cleanup_code(bed, None) >> KIND_BITS) == (bed, 0)
+    assert refill_ramble(refill_code(ramble) >> KIND_BITS) is ramble
+    assert refill_code(ramble) & KIND_MASK == KIND_REFILL
 
 
 def test_the_games_of_one_rules_object_share_their_summary_start() -> None:

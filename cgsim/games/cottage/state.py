@@ -71,11 +71,21 @@ def tile_code(bed: int, cells: int) -> int:
     return KIND_TAKE_TILE | (bed | cells << 1) << KIND_BITS
 
 
+def tile_fields(data: int) -> tuple[int, int]:
+    """The bed and cells of a ``take_tile`` code's numbers (``code >> KIND_BITS``)."""
+    return data & 1, data >> 1
+
+
 def cube_code(kind: int, color: int, cube: int, start: int, end: int) -> int:
     """A ``move`` or ``penalty`` event's code (``kind``): which cube of which colour went
     from which space of its track to which (a cube number has 3 bits, a space 7: the
     settings allow at most 8 cubes and 100 spaces)."""
     return kind | (color | cube << 1 | start << 4 | end << 11) << KIND_BITS
+
+
+def cube_fields(data: int) -> tuple[int, int, int, int]:
+    """The colour, cube, start and end spaces of a cube code's numbers (:func:`cube_code`)."""
+    return data & 1, data >> 1 & 7, data >> 4 & 127, data >> 11
 
 
 def cleanup_code(bed: int, printed: int | None) -> int:
@@ -85,9 +95,19 @@ def cleanup_code(bed: int, printed: int | None) -> int:
     return KIND_CLEANUP | (bed | new << 1) << KIND_BITS
 
 
+def cleanup_fields(data: int) -> tuple[int, int]:
+    """The bed and new printed cells (0: no board) of a ``cleanup`` code's numbers."""
+    return data & 1, data >> 2
+
+
 def refill_code(ramble: bool) -> int:
     """A ``refill`` event's code: whether the refill was a ramble."""
     return KIND_REFILL | (1 if ramble else 0) << KIND_BITS
+
+
+def refill_ramble(data: int) -> bool:
+    """Whether a ``refill`` code's numbers say the refill was a ramble."""
+    return data & 1 == 1
 
 
 def turn_kind(seat: int, final_round: bool) -> int:

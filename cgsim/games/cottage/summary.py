@@ -40,9 +40,13 @@ from cgsim.games.cottage.state import (
     Rules,
     State,
     cleanup_code,
+    cleanup_fields,
     cube_code,
+    cube_fields,
     refill_code,
+    refill_ramble,
     tile_code,
+    tile_fields,
     turn_final,
     turn_seat,
 )
@@ -321,8 +325,7 @@ class Summary:
         if kind == KIND_PASS:
             counts[mine + PASSES] = counts[mine + PASSES] + 1
         elif kind == KIND_TAKE_TILE:
-            bed: i64 = data & 1
-            mask = data >> 1
+            bed, mask = tile_fields(data)
             size = bit_count(mask)
             counts[mine + TILES_TAKEN] = counts[mine + TILES_TAKEN] + 1
             counts[mine + TILE_CELLS] = counts[mine + TILE_CELLS] + size
@@ -347,18 +350,16 @@ class Summary:
             counts[at] = counts[at] + 1
         elif kind == KIND_REFILL:
             self.refills += 1
-            if data & 1:
+            if refill_ramble(data):
                 counts[mine + RAMBLES] = counts[mine + RAMBLES] + 1
         elif kind in (KIND_MOVE, KIND_PENALTY):
-            color = data & 1
+            color, number, start, to = cube_fields(data)
             spaces = self.spaces
             track = self.blue_from if color else 0
-            start = data >> 4 & 127
-            to = data >> 11
             if kind == KIND_PENALTY:
                 lost = spaces[track + start] - spaces[track + to]
                 counts[mine + PENALTY_POINTS] = counts[mine + PENALTY_POINTS] + lost
-            cube = (seat * 2 + color) * self.cube_count + (data >> 1 & 7)
+            cube = (seat * 2 + color) * self.cube_count + number
             self._fill(len(self.movers) - 1)
             gained = spaces[track + to] - spaces[track + self.positions[cube]]
             self.totals[seat] = self.totals[seat] + float(gained)
@@ -383,12 +384,11 @@ class Summary:
                 )
             )
         elif kind == KIND_CLEANUP:
-            bed = data & 1
+            bed, printed = cleanup_fields(data)
             born = 2 * _bed(seat, bed)
             self.arrived[born] = counts[mine + TURNS_TAKEN]
             self.arrived[born + 1] = 0
-            # The printed cells of the side that takes the bed's place (none: 0).
-            self.masks[_bed(seat, bed)] = data >> 2
+            self.masks[_bed(seat, bed)] = printed
         elif kind == KIND_DISCARD_BED:
             owner: i64 = event["seat"]
             at = owner * _COUNTERS + BEDS_DISCARDED

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from cgsim.games.bot import Bot, NoParams
 from cgsim.games.contract import GameResult, GameSummary, TableRows
-from cgsim.games.loop.rows import extend, finished_rows, table_rows
+from cgsim.games.loop.rows import _GAME_CORE, extend, finished_rows, table_rows
 from cgsim.play.bot_registry import BotSpec, resolve_bot
 from cgsim.play.match import GameSpec, play_game, play_spec
 from cgsim.play.storage import Columns
@@ -181,6 +181,9 @@ def test_a_games_row_is_its_core_then_its_summarys_columns_the_core_winning(
     result = GameResult((3.0, 1.0), (0,), "normal", 12, (1.0, 2.0))
     core_only = GameSummary({})
     (core, _, _) = finished_rows(GAME.info, 7, 2, 5, ["a", "b"], result, core_only, 0.5)
+    # The row is written into a copy of a row of the core names: each name written is one
+    # of those, so none lands out of order after the summary's.
+    assert list(core) == list(_GAME_CORE)
     row, _, _ = finished_rows(GAME.info, 7, 2, 5, ["a", "b"], result, GameSummary(extra), 0.5)
     assert list(row) == list(extend(core, extra))
     assert row == extend(core, extra)

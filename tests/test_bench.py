@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -99,6 +99,7 @@ def test_bot_costs_count_every_seat_of_kitchen_games(monkeypatch: pytest.MonkeyP
 
 def test_bench_command_runs_kitchen_garden(monkeypatch: pytest.MonkeyPatch) -> None:
     _cheap_bots(monkeypatch)
+    monkeypatch.setattr(bench, "LOOP_PROCESSES", 1)  # one real probe process a setup
     args = ["bench", "--game", "kitchen-garden", "--games", "3", "--no-parallel"]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -138,9 +139,9 @@ def test_the_baseline_probe_measures_under_another_interpreter(
     import sys
     from pathlib import Path
 
-    from cgsim.studies.bench_baseline import _probe
+    from cgsim.studies.bench_baseline import probe
 
-    answer = _probe(Path(sys.executable), {**task, "game": DEFAULT_GAME, "seed": 1})
+    answer = probe(Path(sys.executable), {**task, "game": DEFAULT_GAME, "seed": 1})
     assert keys <= answer.keys() and answer["where"].endswith("registry.py")
     assert all(answer[key] > 0 for key in keys - {"over"})
 
@@ -149,10 +150,10 @@ def test_the_probe_says_when_a_bot_is_missing_from_the_baseline() -> None:
     import sys
     from pathlib import Path
 
-    from cgsim.studies.bench_baseline import _probe
+    from cgsim.studies.bench_baseline import probe
 
     task = {"measure": "bot", "players": 2, "bot": "nobody", "games": 1}
-    answer = _probe(Path(sys.executable), {**task, "game": DEFAULT_GAME, "seed": 1})
+    answer = probe(Path(sys.executable), {**task, "game": DEFAULT_GAME, "seed": 1})
     assert answer["ms"] is None
 
 
@@ -188,13 +189,13 @@ def test_a_failing_probe_is_one_error_naming_the_interpreter_and_its_last_line(
     """A baseline whose interpreter fails (a broken install, say) is a clear error, not
     a traceback of the subprocess call."""
     from cgsim.errors import ConfigError
-    from cgsim.studies.bench_baseline import _probe
+    from cgsim.studies.bench_baseline import probe
 
     python = tmp_path / "python"
     python.write_text("#!/bin/sh\necho first >&2\necho 'No module named cgsim' >&2\nexit 3\n")
     python.chmod(0o755)
     with pytest.raises(ConfigError) as refused:
-        _probe(python, {"measure": "engine"})
+        probe(python, {"measure": "engine"})
     assert str(refused.value) == f"the speed probe failed under {python}: No module named cgsim"
 
 
@@ -234,6 +235,41 @@ def test_the_match_loop_figure_is_a_median_of_timed_rounds_after_an_untimed_pass
     answer = bench_probe.loop_overhead("cottage-garden", 2, {}, 2, 5)
     assert len(played) == 2 * (1 + bench_probe.LOOP_ROUNDS)
     assert answer["rate"] > 0 and answer["over"] > -1
+
+
+def test_the_bench_s_loop_figure_is_the_median_of_fresh_processes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each process's figure comes from the probe script under this interpreter; the bench
+    prints their median and the lowest and highest."""
+    import sys
+
+    tasks: list[dict[str, object]] = []
+    overs = iter([0.09, 0.05, 0.07, 0.12, 0.06])
+
+    def fake(python: Path, task: dict[str, object], import_path: Sequence[str]) -> dict[str, float]:
+        assert python == Path(sys.executable) and import_path == sys.path
+        tasks.append(task)
+        return {"rate": 100.0 + len(tasks), "over": next(overs)}
+
+    monkeypatch.setattr(bench, "probe", fake)
+    monkeypatch.setattr(bench, "LOOP_PROCESSES", 5)
+    figure = bench.loop_figure("cottage-garden", 3, {}, 40, 7)
+    assert figure == {"rate": 103.0, "over": 0.07, "low": 0.05, "high": 0.12}
+    assert (
+        tasks
+        == [
+            {
+                "game": "cottage-garden",
+                "seed": 7,
+                "measure": "match",
+                "players": 3,
+                "variant": {},
+                "games": 40,
+            }
+        ]
+        * 5
+    )
 
 
 def test_each_side_of_a_comparison_goes_first_in_every_other_round() -> None:

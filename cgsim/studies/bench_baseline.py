@@ -9,11 +9,12 @@ in fresh processes, and prints the medians side by side.
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +43,20 @@ def baseline_python(path: Path) -> Path:
     )
 
 
-def _probe(python: Path, task: dict[str, Any]) -> dict[str, Any]:
-    """Run one measurement under ``python`` in a scratch folder; its JSON answer."""
+def probe(python: Path, task: dict[str, Any], import_path: Sequence[str] = ()) -> dict[str, Any]:
+    """Run one measurement under ``python`` in a fresh process started in a scratch folder;
+    its JSON answer. ``import_path``: folders the process imports from before its own (this
+    process's, for a probe of this build that must find what this process finds)."""
+    env = None
+    if import_path:
+        folders = [folder for folder in import_path if folder]
+        inherited = os.environ.get("PYTHONPATH")
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([*folders, *filter(None, [inherited])])}
     with tempfile.TemporaryDirectory() as scratch:
         done = subprocess.run(
             [str(python), "-c", PROBE.read_text(encoding="utf-8"), json.dumps(task)],
             cwd=scratch,
+            env=env,
             capture_output=True,
             text=True,
             timeout=PROBE_SECONDS,
@@ -65,7 +74,7 @@ def _alternate(
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``rounds`` answers from each build, the two taking turns (:func:`take_turns`)."""
     return take_turns(
-        lambda: _probe(before, task), lambda: _probe(Path(sys.executable), task), rounds
+        lambda: probe(before, task), lambda: probe(Path(sys.executable), task), rounds
     )
 
 
@@ -95,7 +104,7 @@ def baseline_bench(baseline: Path, games: int, seed: int, echo: Echo, game: str)
     before = baseline_python(baseline)
     the_game = get_game(game)
     base: dict[str, Any] = {"game": game, "seed": seed}
-    where = _probe(
+    where = probe(
         before,
         {
             **base,
@@ -145,7 +154,7 @@ def baseline_bench(baseline: Path, games: int, seed: int, echo: Echo, game: str)
         }
         old, new = _alternate(before, task)
         echo(
-            f"{_players_label(setup.players):<32} {_median(old, 'over'):>+9.0%} {_median(new, 'over'):>+9.0%}"
+            f"{_players_label(setup.players):<32} {_median(old, 'over'):>+9.1%} {_median(new, 'over'):>+9.1%}"
         )
     echo("")
     players = _bot_players(the_game)

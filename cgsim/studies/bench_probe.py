@@ -4,9 +4,9 @@ names, so the same measurement times two installations of cgsim (this one and an
 It reads one JSON task from its argument, imports ``cgsim`` from the interpreter's own
 environment (its working directory is a scratch folder, so the checkout it came from is
 never on its path) and prints one JSON line. Only calls every release since the game
-contract offers are used, so an older installation can be timed the same way. The bench
-imports :func:`loop_overhead` from here too: one measurement of the match loop, whichever
-build it times.
+contract offers are used, so an older installation can be timed the same way. The bench's
+own figures of the match loop are taken through this script too (:func:`loop_overhead` in
+fresh processes): one measurement of the match loop, whichever build it times.
 """
 
 import json
@@ -142,6 +142,9 @@ def main() -> None:
     import cgsim.games.registry
 
     task = json.loads(sys.argv[1])
+    # A game registered at run time in the process that asks (a plugin's, a test's).
+    for name, target in task.get("register", {}).items():
+        cgsim.games.registry.register_game(name, target)
     measure = {"engine": _engine, "match": _match, "bot": _bot}[task["measure"]]
     answer = measure(task)
     answer["where"] = cgsim.games.registry.__file__

@@ -208,16 +208,16 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEF
         f"{LOOP_ROUNDS} rounds, each side first in every other; the median process, and "
         "the lowest and highest)"
     )
-    echo(f"{'players':<32} {'no records':>11} {'over engine':>12} {'processes':>13} {'records':>9}")
+    echo(f"{'players':<32} {'no records':>11} {'over engine':>12} {'processes':>17} {'records':>9}")
     for setup in match_setups(the_game):
         n, variant = max(20, games // 3), dict(setup.variant)
         measured = loop_figure(game, setup.players, variant, n, seed)
         kept = match_games_per_second(setup.players, n, seed, game, variant, record=True)
         over = f"{measured['over']:+.1%}"
-        spread = f"{measured['low']:+.0%} to {measured['high']:+.0%}"
+        spread = f"{measured['low']:+.1%} to {measured['high']:+.1%}"
         echo(
             f"{_players_label(setup.players):<32} {measured['rate']:>11.0f} {over:>12} "
-            f"{spread:>13} {kept:>9.0f}"
+            f"{spread:>17} {kept:>9.0f}"
         )
     echo("")
     echo(f"Bots: mean cost per real decision ({_players_label(_bot_players(the_game))})")

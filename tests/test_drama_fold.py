@@ -118,14 +118,21 @@ def games(draw: st.DrawFn) -> tuple[Any, ...]:
     return start, observed, winners, final
 
 
+def _observed(
+    start: Sequence[float], observed: Sequence[tuple[int, Sequence[float], bool]]
+) -> Drama:
+    """A fold fed ``observed`` turn by turn."""
+    drama = Drama(start)
+    for mover, row, final_round in observed:
+        drama.observe(mover, row, final_round)
+    return drama
+
+
 @settings(max_examples=300, deadline=None)
 @given(games())
 def test_the_fold_gives_the_defined_columns_exactly(game: tuple[Any, ...]) -> None:
     start, observed, winners, final = game
-    drama = Drama(start)
-    for mover, row, final_round in observed:
-        drama.observe(mover, row, final_round)
-    got = drama.columns(winners, final)
+    got = _observed(start, observed).columns(winners, final)
     assert got == reference_columns(start, observed, winners, final)
     assert all(type(value) is float for value in got.values() if value is not None)
 
@@ -138,9 +145,7 @@ def test_turns_handed_over_at_once_give_the_columns_of_turns_observed_one_by_one
     # A game's summary hands its turns over in one call, with the index of the final
     # round's first turn: the columns must be those of the same turns observed one by one.
     start, observed, winners, final = game
-    one_by_one = Drama(start)
-    for mover, row, final_round in observed:
-        one_by_one.observe(mover, row, final_round)
+    one_by_one = _observed(start, observed)
     at_once = Drama(start)
     for part in (observed[:split], observed[split:]):
         marked = [i for i, (_, _, final_round) in enumerate(part) if final_round]
@@ -158,9 +163,7 @@ def test_columns_filled_into_a_row_are_the_columns_in_their_place(game: tuple[An
     # A game's row starts as a copy of a row holding every column, null, and the fold
     # fills its own in place: the row is its columns then the fold's, as a merge gives.
     start, observed, winners, final = game
-    drama = Drama(start)
-    for mover, row, final_round in observed:
-        drama.observe(mover, row, final_round)
+    drama = _observed(start, observed)
     own = {"refills": 3, "solo": False}
     filled: dict[str, Any] = {**own, **dict.fromkeys(DRAMA_NAMES)}
     drama.fill(filled, winners, final)

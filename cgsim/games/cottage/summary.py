@@ -152,10 +152,9 @@ class SummaryStart:
     tally's is built once per rules object: :func:`_tally_start`). Read only."""
 
     def __init__(
-        self, players: int, tracks: Mapping[str, Sequence[int]], cubes: int, solo: bool
+        self, players: int, orange: Sequence[int], blue: Sequence[int], cubes: int, solo: bool
     ) -> None:
         self.players = players
-        orange, blue = tracks["orange"], tracks["blue"]
         self.spaces = ints([*orange, *blue])
         """The values of the orange track's spaces, then the blue track's."""
         self.blue_from: i64 = len(orange)
@@ -174,9 +173,8 @@ def _tally_start(rules: Rules) -> SummaryStart:
     start: SummaryStart | None = rules.derived_cache.get("summary_start")
     if start is None:
         s = rules.settings
-        tracks = {"orange": s.orange_track, "blue": s.blue_track}
         start = rules.derived_cache["summary_start"] = SummaryStart(
-            rules.players, tracks, s.cubes, s.solo
+            rules.players, rules.orange_track, rules.blue_track, s.cubes, s.solo
         )
     return start
 
@@ -441,7 +439,8 @@ def summarize(record: Mapping[str, Any]) -> GameSummary:
     rules = record["rules"]
     start = SummaryStart(
         players,
-        {"orange": rules["orange_track"], "blue": rules["blue_track"]},
+        rules["orange_track"],
+        rules["blue_track"],
         int(rules["cubes"]),
         bool(rules["solo"]),
     )

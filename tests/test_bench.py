@@ -252,7 +252,9 @@ def test_the_bench_s_loop_figure_is_the_median_of_fresh_processes(
         tasks.append(task)
         return {"rate": 100.0 + len(tasks), "over": next(overs)}
 
-    monkeypatch.setattr(bench, "probe", fake)
+    from cgsim.studies import bench_baseline
+
+    monkeypatch.setattr(bench_baseline, "probe", fake)
     monkeypatch.setattr(bench, "LOOP_PROCESSES", 5)
     figure = bench.loop_figure("cottage-garden", 3, {}, 40, 7)
     assert figure == {"rate": 103.0, "over": 0.07, "low": 0.05, "high": 0.12}

@@ -11,19 +11,17 @@ import json
 import math
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from cgsim.games.contract import Setup
-from cgsim.games.registry import DEFAULT_GAME, get_game, registered_target
+from cgsim.games.registry import DEFAULT_GAME, get_game
 from cgsim.play.backend import chosen_backend
 from cgsim.play.bot_registry import list_bots, resolve_bot
 from cgsim.play.match import play_game
-from cgsim.studies.bench_baseline import probe
+from cgsim.studies.bench_baseline import match_task, probe_here
 from cgsim.studies.bench_probe import LOOP_ROUNDS
 from cgsim.studies.strength import play
 
@@ -108,6 +106,12 @@ def match_games_per_second(
     return games / (time.perf_counter() - start)
 
 
+def loop_games(games: int) -> int:
+    """The games of each match-loop figure for ``--games``: a third (at least 20), since
+    each is played ten times over (both sides, an untimed pass and four rounds)."""
+    return max(20, games // 3)
+
+
 def loop_figure(
     game: str, players: int, variant: dict[str, Any], games: int, seed: int
 ) -> dict[str, float]:
@@ -115,19 +119,8 @@ def loop_figure(
     :data:`LOOP_PROCESSES` fresh processes of this interpreter, importing what this process
     imports (a game registered at run time is registered there too): the median rate and
     cost, and the lowest and highest cost of a process (``low``, ``high``)."""
-    task: dict[str, Any] = {
-        "game": game,
-        "seed": seed,
-        "measure": "match",
-        "players": players,
-        "variant": variant,
-        "games": games,
-    }
-    target = registered_target(game)
-    if target is not None:
-        task["register"] = {game: target}
-    python = Path(sys.executable)
-    answers = [probe(python, task, sys.path) for _ in range(LOOP_PROCESSES)]
+    task = match_task(game, seed, players, variant, games)
+    answers = [probe_here(task) for _ in range(LOOP_PROCESSES)]
     overs = [answer["over"] for answer in answers]
     return {
         "rate": statistics.median(answer["rate"] for answer in answers),
@@ -210,7 +203,7 @@ def run_bench(games: int, seed: int, parallel: bool, echo: Echo, game: str = DEF
     )
     echo(f"{'players':<32} {'no records':>11} {'over engine':>12} {'processes':>17} {'records':>9}")
     for setup in match_setups(the_game):
-        n, variant = max(20, games // 3), dict(setup.variant)
+        n, variant = loop_games(games), dict(setup.variant)
         measured = loop_figure(game, setup.players, variant, n, seed)
         kept = match_games_per_second(setup.players, n, seed, game, variant, record=True)
         over = f"{measured['over']:+.1%}"

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cgsim.errors import ConfigError
-from cgsim.games.registry import get_game
+from cgsim.games.registry import get_game, registered_target
 from cgsim.play.bot_registry import list_bots, resolve_bot
 from cgsim.studies.bench_probe import take_turns
 
@@ -69,13 +69,35 @@ def probe(python: Path, task: dict[str, Any], import_path: Sequence[str] = ()) -
     return answer
 
 
+def match_task(
+    game: str, seed: int, players: int, variant: dict[str, Any], games: int
+) -> dict[str, Any]:
+    """The probe's task for the match loop's figure (``loop_overhead``); a game registered
+    at run time is registered in the probe's process too."""
+    task: dict[str, Any] = {
+        "game": game,
+        "seed": seed,
+        "measure": "match",
+        "players": players,
+        "variant": variant,
+        "games": games,
+    }
+    target = registered_target(game)
+    if target is not None:
+        task["register"] = {game: target}
+    return task
+
+
+def probe_here(task: dict[str, Any]) -> dict[str, Any]:
+    """:func:`probe` under this interpreter, importing what this process imports."""
+    return probe(Path(sys.executable), task, sys.path)
+
+
 def _alternate(
     before: Path, task: dict[str, Any], rounds: int = ROUNDS
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """``rounds`` answers from each build, the two taking turns (:func:`take_turns`)."""
-    return take_turns(
-        lambda: probe(before, task), lambda: probe(Path(sys.executable), task), rounds
-    )
+    return take_turns(lambda: probe(before, task), lambda: probe_here(task), rounds)
 
 
 def _median(answers: list[dict[str, Any]], key: str) -> float:
@@ -97,6 +119,7 @@ def baseline_bench(baseline: Path, games: int, seed: int, echo: Echo, game: str)
         SEARCH_GAMES_PER,
         _bot_players,
         _players_label,
+        loop_games,
         match_setups,
         setups_for,
     )
@@ -145,13 +168,7 @@ def baseline_bench(baseline: Path, games: int, seed: int, echo: Echo, game: str)
     echo("Match loop without records: cost per game over the bare engine, random bots")
     echo(f"{'players':<32} {'before':>9} {'after':>9}")
     for setup in match_setups(the_game):
-        task = {
-            **base,
-            "measure": "match",
-            "players": setup.players,
-            "variant": dict(setup.variant),
-            "games": max(20, games // 3),
-        }
+        task = match_task(game, seed, setup.players, dict(setup.variant), loop_games(games))
         old, new = _alternate(before, task)
         echo(
             f"{_players_label(setup.players):<32} {_median(old, 'over'):>+9.1%} {_median(new, 'over'):>+9.1%}"

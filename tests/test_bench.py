@@ -183,6 +183,43 @@ def test_a_relative_baseline_is_found_from_the_probe_s_scratch_folder(
     assert baseline_python(Path("old")) == python
 
 
+def test_both_builds_probe_the_same_tasks_and_a_run_time_game_is_registered_in_each(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The before-and-after comparison asks both builds the very same tasks; each task of
+    a game registered at run time names its registration, and this build's probe imports
+    what this process imports (the baseline's never: it imports its own)."""
+    import sys
+
+    import toygame
+
+    from cgsim.studies import bench_baseline
+
+    toygame.register()
+    asked: list[tuple[Path, dict[str, object], Sequence[str]]] = []
+
+    def fake(
+        python: Path, task: dict[str, object], import_path: Sequence[str] = ()
+    ) -> dict[str, object]:
+        asked.append((python, task, import_path))
+        where = "/old/checkout/cgsim/games/registry.py"
+        return {"rate": 10.0, "decisions": 5.0, "over": 0.05, "ms": 1.0, "where": where}
+
+    monkeypatch.setattr(bench_baseline, "probe", fake)
+    lines: list[str] = []
+    old = Path(sys.executable)  # any interpreter: only its path is compared
+    bench_baseline.baseline_bench(old, 100, 3, lines.append, "toy")
+    assert lines[0] == "Before and after: this build against the one at /old/checkout"
+    assert all(task["register"] == {"toy": "toygame:GAME"} for _, task, _ in asked)
+    assert asked[0][2] == ()  # the baseline's own location, asked first
+    befores = [task for _, task, path in asked if path == ()]
+    afters = [task for _, task, path in asked if path == sys.path]
+    assert len(befores) + len(afters) == len(asked) and befores[1:] == afters
+    matches = [task for task in afters if task["measure"] == "match"]
+    assert matches and all(task["games"] == bench.loop_games(100) for task in matches)
+    assert "+5.0%" in "\n".join(lines)
+
+
 def test_a_failing_probe_is_one_error_naming_the_interpreter_and_its_last_line(
     tmp_path: Path,
 ) -> None:

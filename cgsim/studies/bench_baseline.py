@@ -69,23 +69,27 @@ def probe(python: Path, task: dict[str, Any], import_path: Sequence[str] = ()) -
     return answer
 
 
+def game_task(game: str, seed: int) -> dict[str, Any]:
+    """What every probe task of ``game`` starts with: the game and the seed, and for a game
+    registered at run time its registration, so the probe's fresh process knows it too."""
+    task: dict[str, Any] = {"game": game, "seed": seed}
+    target = registered_target(game)
+    if target is not None:
+        task["register"] = {game: target}
+    return task
+
+
 def match_task(
     game: str, seed: int, players: int, variant: dict[str, Any], games: int
 ) -> dict[str, Any]:
-    """The probe's task for the match loop's figure (``loop_overhead``); a game registered
-    at run time is registered in the probe's process too."""
-    task: dict[str, Any] = {
-        "game": game,
-        "seed": seed,
+    """The probe's task for the match loop's figure (``loop_overhead``)."""
+    return {
+        **game_task(game, seed),
         "measure": "match",
         "players": players,
         "variant": variant,
         "games": games,
     }
-    target = registered_target(game)
-    if target is not None:
-        task["register"] = {game: target}
-    return task
 
 
 def probe_here(task: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +130,7 @@ def baseline_bench(baseline: Path, games: int, seed: int, echo: Echo, game: str)
 
     before = baseline_python(baseline)
     the_game = get_game(game)
-    base: dict[str, Any] = {"game": game, "seed": seed}
+    base = game_task(game, seed)
     where = probe(
         before,
         {

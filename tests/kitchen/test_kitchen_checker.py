@@ -13,17 +13,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from kitchen_helpers import position, type_of
 from typer.testing import CliRunner
 
 from cgsim.cli import app
 from cgsim.errors import RecordError
 from cgsim.games import recordio
 from cgsim.games.checkers import CHECKERS, check_record
-from cgsim.games.kitchen.cards import catalogue_from_mapping
+from cgsim.games.contract import Action
+from cgsim.games.kitchen import actions as A
+from cgsim.games.kitchen.cards import card_name, catalogue_from_mapping
 from cgsim.games.kitchen.checker import FORMAT, Violation
 from cgsim.games.kitchen.checker import check_record as check_kitchen
 from cgsim.games.kitchen.game import GAME
 from cgsim.games.kitchen.settings import make_rules
+from cgsim.games.kitchen.state import Phase, State
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden-kitchen" / "records.jsonl.zst"
@@ -146,6 +150,62 @@ def test_a_game_stopped_in_error_is_checked_up_to_its_last_decision() -> None:
     finished = source("golden-0")
     finished["result"] = {**record["result"], "end": "error"}
     assert "result.end is 'error', expected 'normal'" in messages(finished)
+
+
+def scripted(state: State, moves: list[Action]) -> Record:
+    """The engine's record of ``moves`` played from a hand-made deal (the checker takes
+    any deal that holds every card once)."""
+    recorder = GAME.recorder(state.rules, 0, [{"bot": "random", "params": {}}] * 2, state)
+    for action in moves:
+        after = GAME.apply(state, action)
+        recorder.step(state, action, after)
+        state = after
+    record: Record = json.loads(json.dumps(recorder.finish(state)))
+    return record
+
+
+def weeded_beet_bed(last: str) -> Record:
+    """Three turns: seat 0 (spade: beet 3 plants in 2 slots) plants, seat 1 lays a Weed on
+    seat 0's beet bed, seat 0 plants ``last`` beside it (1, 2 and 3 beet in hand)."""
+    state = position(
+        hands=[
+            ["1 beet", "2 beet", "3 beet", "2 strawberry"],
+            ["weed", "1 cabbage", "1 pumpkin", "2 pumpkin"],
+        ],
+        market=["1 strawberry", "worker", "sluggard", "3 cabbage", "2 cabbage", "1 cabbage"],
+        phase=Phase.CONDITIONS,
+    )
+    catalogue = state.rules.catalogue
+    return scripted(
+        state,
+        [
+            A.encode(A.END_CONDITIONS),
+            A.encode(A.PLANT, type_of(catalogue, "2 strawberry")),
+            A.encode(A.END_CONDITIONS),
+            A.encode(A.WEED, 0, catalogue.crops.index("beet")),
+            A.encode(A.END_CONDITIONS),
+            A.encode(A.PLANT, type_of(catalogue, last)),
+        ],
+    )
+
+
+def test_a_weeds_slot_is_a_slot_still_to_plant() -> None:
+    """The specification's example: a 2-slot bed of target 3 holding a Weed takes a 1 or
+    a 2, never a 3 (nothing would be left for the Weed's slot)."""
+    assert check_kitchen(weeded_beet_bed("1 beet")) == []
+    record = weeded_beet_bed("2 beet")
+    assert check_kitchen(record) == []
+    catalogue = catalogue_from_mapping(record["components"])
+    three = next(c for c in record["setup"]["hands"][0] if card_name(catalogue, c) == "3 beet")
+    planted = record["turns"][2]["events"][1]
+    assert planted["e"] == "plant" and planted["bed"] == "beet"
+    planted["card"] = three
+    record["result"]["plants"][0] += 1
+    weed = record["turns"][1]["events"][1]["card"]
+    assert messages(record) == [
+        f"plant: card {three} (3 beet) leaves the beet bed [{weed}] (3 plants in 2 slots) "
+        "impossible to complete"
+    ]
 
 
 # ---------------------------------------------------------------- corruptions
@@ -324,7 +384,7 @@ CORRUPTIONS: list[tuple[str, str, Mutation, str]] = [
     ("weeding-card", "golden-2", weed_out_the_worker, "is not in seat 1's strawberry bed"),
     ("crow-card", "golden-2", shift_field("crow", "card", 1), "is not in the discard pile"),
     ("steal-target", "long-0", set_field("steal", "target", 0), "must be another player"),
-    ("steal-sluggard", "long-1", set_field("steal", "sluggard", 0), "is not a Sluggard"),
+    ("steal-sluggard", "long-2", set_field("steal", "sluggard", 0), "is not a Sluggard"),
     # conditions and the Sluggard
     ("special-name", "golden-0", set_field("cond_special", "special", "x"), "'x' is not a special"),
     ("passed-special", "golden-0", set_field("cond_special", "special", "crow", 1), "cannot use"),

@@ -93,6 +93,27 @@ def test_every_legal_action_applies(game: tuple[int, int, int]) -> None:
             apply(state, other)
 
 
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_every_bed_can_still_be_completed_once_its_weeds_are_pulled(
+    game: tuple[int, int, int],
+) -> None:
+    """No action leaves a bed that only weeding out a plant card could complete: its
+    plant cards leave between 1 and 3 plants for each slot holding no plant card."""
+    for state, action in play(*game):
+        if action is not None:
+            continue
+        catalogue = state.rules.catalogue
+        for seat, seat_beds in enumerate(state.beds):
+            task = catalogue.tasks[state.tasks[seat]]
+            for crop, bed in enumerate(seat_beds):
+                plants = [catalogue.type_plants[catalogue.card_types[card]] for card in bed]
+                unplanted = task.slots[crop] - sum(p > 0 for p in plants)
+                needed = task.targets[crop] - sum(plants)
+                low, high = catalogue.min_plants, catalogue.max_plants
+                assert low * unplanted <= needed <= high * unplanted, (seat, crop, bed)
+
+
 def test_same_seed_and_choices_give_the_same_game() -> None:
     first = [s for s, _ in play(3, 11, 12)]
     second = [s for s, _ in play(3, 11, 12)]

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import product
 from typing import Any
 
 import pytest
-from kitchen_helpers import act, act_logged, all_cards, names, position, type_of
+from kitchen_helpers import Cards, act, act_logged, all_cards, names, position, type_of
 
 from cgsim.errors import IllegalActionError
 from cgsim.games.kitchen import actions as A
 from cgsim.games.kitchen.cards import BAZAAR, CROW, HOLIDAY
-from cgsim.games.kitchen.rules import apply, legal_actions, new_game
+from cgsim.games.kitchen.rules import apply, can_plant, legal_actions, new_game
 from cgsim.games.kitchen.settings import make_rules
 from cgsim.games.kitchen.state import MIDDLE, NONE, USED, Phase, State
 
@@ -71,6 +72,55 @@ def test_plant_only_in_its_own_crop_bed_and_weed_fills_a_slot() -> None:
         hands=[["2 strawberry"], []], beds={(0, "strawberry"): ["3 strawberry", "weed"]}
     )
     assert A.encode(A.PLANT, t(state, "2 strawberry")) not in legal_actions(state)
+
+
+def test_a_weeds_slot_is_a_slot_still_to_plant() -> None:
+    # The specification's example: a 2-slot bed of target 3 holding a Weed (spade beet)
+    # takes a 1 or a 2 (S = 1 afterwards, 2 or 1 still needed), never a 3.
+    state = position(hands=[["1 beet", "2 beet", "3 beet"], []], beds={(0, "beet"): ["weed"]})
+    legal = legal_actions(state)
+    assert A.encode(A.PLANT, t(state, "1 beet")) in legal
+    assert A.encode(A.PLANT, t(state, "2 beet")) in legal
+    assert A.encode(A.PLANT, t(state, "3 beet")) not in legal
+    with pytest.raises(IllegalActionError, match="plant 3 beet is not legal"):
+        plant(state, "3 beet")
+    # after a 2, weeding the Weed out leaves a slot the 1 completes
+    state = position(
+        hands=[["1 beet", "worker"], []], beds={(0, "beet"): ["weed", "2 beet"]}, actions_left=2
+    )
+    beet = state.rules.catalogue.crops.index("beet")
+    after, log = act_logged(act(state, A.WEEDING, beet, 0), A.PLANT, t(state, "1 beet"))
+    assert names(after, after.beds[0][beet]) == ["1 beet", "2 beet"]
+    assert [e["e"] for e in log][:2] == ["plant", "prize"]
+
+
+def test_planting_rule_is_a_completion_search() -> None:
+    """``can_plant`` against a brute force over every small bed: a free slot, and after
+    the card some values of plant cards for the slots holding no plant card (a Weed's
+    slot included) make the plants add up to the target exactly."""
+    catalogue = position().rules.catalogue
+    cards = Cards(catalogue)
+    by_value = {0: cards.take("weed")[0]} | {v: cards.take(f"{v} beet")[0] for v in (1, 2, 3)}
+    values = range(catalogue.min_plants, catalogue.max_plants + 1)
+    for slots in (1, 2, 3):
+        for length in range(slots + 1):
+            for bed_values in product(by_value, repeat=length):
+                bed = tuple(by_value[v] for v in bed_values)
+                unplanted = slots - sum(v > 0 for v in bed_values) - 1
+                for target in range(1, 3 * slots + 2):
+                    for card in values:
+                        planted = sum(bed_values) + card
+                        completable = any(
+                            planted + sum(rest) == target
+                            for rest in product(values, repeat=max(unplanted, 0))
+                        )
+                        expected = length < slots and completable
+                        assert can_plant(catalogue, bed, target, slots, card) == expected, (
+                            bed_values,
+                            target,
+                            slots,
+                            card,
+                        )
 
 
 def test_completing_a_bed_draws_a_prize_card() -> None:

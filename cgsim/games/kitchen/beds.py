@@ -19,12 +19,19 @@ def bed_plants(catalogue: Catalogue, bed: tuple[int, ...]) -> int:
 def can_plant(
     catalogue: Catalogue, bed: tuple[int, ...], target: int, slots: int, plants: int
 ) -> bool:
-    """The planting rule: after the card, the bed can still be completed exactly."""
-    free = slots - len(bed) - 1
-    if free < 0:
+    """The planting rule: the card needs a free slot, and after it the bed can still be
+    completed exactly once its Weeds are weeded out. A Weed's slot will need a plant card
+    too, so it counts among the slots still to plant, never as a filled one."""
+    if len(bed) >= slots:
         return False
+    card_types = catalogue.card_types
+    type_crop = catalogue.type_crop
+    unplanted = slots - 1
+    for card in bed:
+        if type_crop[card_types[card]] >= 0:
+            unplanted -= 1
     needed = target - bed_plants(catalogue, bed) - plants
-    return catalogue.min_plants * free <= needed <= catalogue.max_plants * free
+    return catalogue.min_plants * unplanted <= needed <= catalogue.max_plants * unplanted
 
 
 def bed_full(catalogue: Catalogue, bed: tuple[int, ...], target: int, slots: int) -> bool:

@@ -28,9 +28,11 @@ Readings of the documents where they leave room:
   discard pile are empty and no action is legal (Harvest is legal whenever either has
   a card).
 - The planting rule with cards of ``low`` to ``high`` plants (the smallest and largest
-  plant values of ``components.deck``): after the card, ``low * free <= needed <= high *
-  free``. A bed is fully planted when every slot holds a plant card adding up to the
-  target. A planting that fully plants the last bed is a ``win`` without a prize.
+  plant values of ``components.deck``): the card needs a free slot, and after it ``low *
+  unplanted <= needed <= high * unplanted``, where ``unplanted`` counts the slots holding
+  no plant card (free or under a Weed: a Weed's slot still needs a plant card once it is
+  weeded out). A bed is fully planted when every slot holds a plant card adding up to
+  the target. A planting that fully plants the last bed is a ``win`` without a prize.
 - Holiday: seats discard from the player clockwise; a seat with at most
   ``holiday_cards`` cards discards its whole hand by rising id, the others choose one card
   at a time; then seats draw in the same order, a seat stopping when nothing is left.

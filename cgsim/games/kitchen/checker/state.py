@@ -83,12 +83,15 @@ class State:
         return sum(self.catalogue.type_of(card).plants for card in self.beds[seat][crop])
 
     def can_plant(self, seat: int, crop: int, plants: int) -> bool:
-        """The planting rule: with ``plants`` more, the bed can still be completed exactly."""
-        task = self.tasks[seat]
-        free = task.slots[crop] - len(self.beds[seat][crop]) - 1
+        """The planting rule: a free slot, and with ``plants`` more the bed can still be
+        completed exactly once its Weeds are weeded out (a Weed's slot still needs a plant
+        card, so it counts among the slots still to plant)."""
+        task, bed = self.tasks[seat], self.beds[seat][crop]
+        planted_cards = sum(self.kind_of(card) == PLANT for card in bed)
+        unplanted = task.slots[crop] - planted_cards - 1
         needed = task.targets[crop] - self.bed_plants(seat, crop) - plants
         low, high = self.catalogue.low, self.catalogue.high
-        return free >= 0 and low * free <= needed <= high * free
+        return len(bed) < task.slots[crop] and low * unplanted <= needed <= high * unplanted
 
     def bed_full(self, seat: int, crop: int) -> bool:
         """Every slot holds a plant card and the plants add up to the target."""

@@ -179,8 +179,9 @@ class Scorer:
 
     def _plant_worth(self, crop: int, plants: int) -> float:
         """Worth of a plant card of ``plants`` for the seat's bed of ``crop``: plantable
-        now (more when it leaves one slot), plantable once the bed's Weeds are pulled,
-        or useless. Plain arithmetic on the bed (cheaper compiled than any memo)."""
+        now (more when it takes the last free slot), plantable once a Weed is pulled to
+        free a slot, or useless. The planting rule's arithmetic (a Weed's slot is a slot
+        still to plant), inlined: cheaper compiled than any memo."""
         catalogue = self.catalogue
         card_types = catalogue.card_types
         type_crop = catalogue.type_crop
@@ -188,24 +189,22 @@ class Scorer:
         bed = self.beds[self.seat][crop]
         target = self.targets[crop]
         slots = self.slots[crop]
-        planted = 0
         plant_cards = 0
-        plant_planted = 0
+        planted = 0
         for card in bed:
             type_id = card_types[card]
-            planted += type_plants[type_id]
             if type_crop[type_id] >= 0:
                 plant_cards += 1
-                plant_planted += type_plants[type_id]
-        low = catalogue.min_plants
-        high = catalogue.max_plants
-        free = slots - len(bed) - 1
-        if free >= 0 and low * free <= target - planted - plants <= high * free:
+                planted += type_plants[type_id]
+        unplanted = slots - plant_cards - 1
+        needed = target - planted - plants
+        if unplanted < 0 or not (
+            catalogue.min_plants * unplanted <= needed <= catalogue.max_plants * unplanted
+        ):
+            return 0.0
+        if len(bed) < slots:
             return 10.0 + plants * 0.1 + (3.0 if len(bed) + 1 == slots else 0.0)
-        free = slots - plant_cards - 1
-        if free >= 0 and low * free <= target - plant_planted - plants <= high * free:
-            return 4.0
-        return 0.0
+        return 4.0
 
     def _plantable_count(self) -> int:
         """Crops the hand could plant now (found once per scorer)."""

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from kitchen_helpers import position, type_of
 from pydantic import ValidationError
 
 from bots.kitchen_greedy import GreedyParams, KitchenGreedyBot, Scorer, greedy_choice
@@ -256,6 +257,50 @@ def test_card_class_sorts_cards_by_their_use_to_the_holder() -> None:
         assert CARD_CLASSES[card_class(scorer, type_id)] == expected
         seen.add(expected)
     assert seen == {"plant-now", "plant-dead"}
+
+
+@pytest.mark.parametrize(
+    ("crop", "bed"),
+    [
+        ("beet", ["weed"]),
+        ("beet", ["weed", "weed"]),
+        ("beet", ["2 beet", "weed"]),
+        ("pumpkin", ["weed"]),
+        ("pumpkin", ["weed", "3 pumpkin"]),
+        ("pumpkin", ["1 pumpkin", "weed", "weed"]),
+    ],
+)
+def test_card_class_follows_the_planting_rule_beside_weeds(crop: str, bed: list[str]) -> None:
+    """A card is plant-now exactly when the rules let it be planted, plant-later when a
+    Weed weeded out would let it, else dead: a Weed's slot is a slot still to plant."""
+    state = position(beds={(0, crop): bed})
+    scorer = Scorer(state, 0, GreedyParams().weights())
+    catalogue = state.rules.catalogue
+    task = catalogue.tasks[state.tasks[0]]
+    index = catalogue.crops.index(crop)
+    cards = state.beds[0][index]
+    pulled = cards[1:] if catalogue.card_types[cards[0]] == catalogue.weed else cards[:-1]
+    for plants in (1, 2, 3):
+        type_id = type_of(catalogue, f"{plants} {crop}")
+        target, slots = task.targets[index], task.slots[index]
+        expected = (
+            "plant-now"
+            if can_plant(catalogue, cards, target, slots, plants)
+            else "plant-later"
+            if can_plant(catalogue, pulled, target, slots, plants)
+            else "plant-dead"
+        )
+        assert CARD_CLASSES[card_class(scorer, type_id)] == expected, plants
+
+
+def test_the_specifications_example_classes() -> None:
+    """Spade's beet bed, 3 plants in 2 slots, holding a Weed: a 1 or a 2 can be planted,
+    a 3 never (it was the only card the earlier reading let in)."""
+    state = position(beds={(0, "beet"): ["weed"]})
+    scorer = Scorer(state, 0, GreedyParams().weights())
+    catalogue = state.rules.catalogue
+    classes = [CARD_CLASSES[card_class(scorer, type_of(catalogue, f"{p} beet"))] for p in (1, 2, 3)]
+    assert classes == ["plant-now", "plant-now", "plant-dead"]
 
 
 def test_search_remembers_each_opponents_last_action_phase_move() -> None:

@@ -8,6 +8,7 @@ import copy
 import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -205,6 +206,64 @@ def test_a_weeds_slot_is_a_slot_still_to_plant() -> None:
     assert messages(record) == [
         f"plant: card {three} (3 beet) leaves the beet bed [{weed}] (3 plants in 2 slots) "
         "impossible to complete"
+    ]
+
+
+def test_the_reshuffle_waits_for_the_next_draw() -> None:
+    """[R] Seat 0 empties the deck on turn 1; on turn 2 seat 1's Crow takes from the
+    discard pile as it is; the reshuffle comes at turn 3's draw. A reshuffle where the
+    deck emptied is refused."""
+    state = position(
+        hands=[
+            ["worker", "1 beet", "1 cabbage", "1 pumpkin"],
+            ["2 beet", "2 cabbage", "2 pumpkin", "3 pumpkin"],
+        ],
+        overrides={"market_size": 62},
+        phase=Phase.CONDITIONS,
+    )
+    state = replace(state, market=state.deck[:-2], deck=state.deck[-2:])
+    catalogue = state.rules.catalogue
+    record = scripted(
+        state,
+        [
+            A.encode(A.COND_WORKER),
+            A.encode(A.END_CONDITIONS),
+            A.encode(A.HARVEST),
+            A.encode(A.HARVEST),
+            A.encode(A.CLEAN_DISCARD, type_of(catalogue, "1 beet")),
+            A.encode(A.END_CONDITIONS),
+            A.encode(A.CROW, type_of(catalogue, "1 beet")),
+            A.encode(A.CLEAN_DISCARD, type_of(catalogue, "2 pumpkin")),
+            A.encode(A.END_CONDITIONS),
+            A.encode(A.HARVEST),
+        ],
+    )
+    assert check_kitchen(record) == []
+    kinds = [[event["e"] for event in turn["events"]] for turn in record["turns"]]
+    assert kinds[:3] == [
+        ["cond_worker", "end_conditions", "harvest", "harvest", "discard"],
+        ["end_conditions", "crow", "special_passes", "discard"],
+        ["end_conditions", "reshuffle", "harvest"],
+    ]
+    eager = copy.deepcopy(record)
+    del eager["turns"][2]["events"][1]
+    worker = eager["turns"][0]["events"][0]["card"]
+    eager["turns"][0]["events"].insert(4, {"e": "reshuffle", "deck": [worker]})
+    assert messages(eager) == [
+        "expected seat 0 to clean the shack (5 cards) (discard), found a reshuffle event"
+    ]
+
+
+def test_the_last_bed_draws_no_prize_card() -> None:
+    """[R] The planting that completes the fourth bed wins at once: a prize card drawn
+    before the win is refused."""
+    record = source("golden-0")
+    turn, index = locate(record, "win")
+    assert turn["events"][index - 1]["e"] == "plant"
+    seat = turn["events"][index]["seat"]
+    turn["events"].insert(index, {"e": "prize", "card": 0})
+    assert messages(record) == [
+        f"expected a win event (every bed of seat {seat} is fully planted), found a prize event"
     ]
 
 

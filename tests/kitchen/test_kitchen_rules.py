@@ -148,7 +148,9 @@ def test_immediate_win_when_all_four_beds_are_fully_planted() -> None:
     after, log = act_logged(state, A.PLANT, t(state, "2 strawberry"))
     assert after.phase == Phase.OVER and after.winner == 0 and not after.aborted
     assert log[-1] == {"e": "win", "seat": 0}
+    # [R] the last bed's prize card is not drawn
     assert all(e["e"] != "prize" for e in log)
+    assert after.deck == state.deck and names(after, after.hands[0]) == ["Worker"]
     assert legal_actions(after) == []
 
 
@@ -393,6 +395,25 @@ def test_empty_deck_reshuffles_the_discard_pile_seeded() -> None:
     assert again == after and log2 == log
     other = act(replace(state, seed=state.seed + 1), A.HARVEST)
     assert other.reshuffles == 1
+
+
+def test_the_reshuffle_waits_for_the_next_draw_and_the_crow_may_take_meanwhile() -> None:
+    """[R] Emptying the deck does not reshuffle: the discard pile stays as it is (a Crow
+    takes from it) until a card must be drawn."""
+    state = position(
+        hands=[[], []], discard=["2 beet", "weed", "worker"], deck_top=["1 beet"], actions_left=3
+    )
+    state = replace(state, deck=state.deck[-1:], market=state.market + state.deck[:-1])
+    emptied, log = act_logged(state, A.HARVEST)
+    assert [e["e"] for e in log] == ["harvest"]
+    assert emptied.deck == () and emptied.discard == state.discard and emptied.reshuffles == 0
+    crowed = act(emptied, A.CROW, t(state, "2 beet"))
+    assert names(crowed, crowed.hands[0]) == ["1 beet", "2 beet"]
+    assert crowed.deck == () and names(crowed, crowed.discard) == ["Weed", "Worker"]
+    drawn, log = act_logged(crowed, A.HARVEST)
+    assert [e["e"] for e in log][:2] == ["reshuffle", "harvest"]
+    assert sorted(log[0]["deck"]) == sorted(crowed.discard) and drawn.reshuffles == 1
+    assert drawn.discard == () and len(drawn.deck) == 1
 
 
 def test_harvest_is_illegal_when_deck_and_discard_are_empty_and_the_action_is_lost() -> None:

@@ -44,7 +44,9 @@ Readings of the documents where they leave room:
   seat's own copy is used, and ``specials_return`` returns every copy to its owner once
   all are used.
 - Draws (harvest, prize, new market, Holiday) reshuffle only when the deck is empty and
-  the discard pile is not; with both empty they give nothing.
+  the discard pile is not, right before the card is drawn: never where the deck ran out
+  (until the next draw the pile stays open to the Crow); with both empty they give
+  nothing.
 - The turn cap ends the game ``aborted`` after the turn numbered ``rules.turn_cap``
   (after its cleaning, or its ``skip``), unless a ``win`` ended it first.
 - ``result``: scores ``plants * 100 + full beds`` (floats), winners ``[]`` or the one

@@ -24,12 +24,12 @@ MODELLED_MOVES = (A.HARVEST, A.PLANT, A.MARKET, A.WEED, A.WEEDING, A.CROW)
 """Last moves whose odds are measured; after any other move the deal is uniform."""
 
 HAND_ODDS: dict[int, tuple[float, ...]] = {
-    A.HARVEST: (0.32, 3.1, 1.2, 1.9, 0.42, 0.34),
-    A.PLANT: (0.46, 2.3, 1.2, 1.9, 1.3, 0.3),
-    A.WEED: (0.02, 3.3, 1.2, 3.3, 0.066, 0.02),
-    A.WEEDING: (0.71, 4.4, 1.2, 0.82, 0.38, 0.02),
-    A.MARKET: (1.4, 3.4, 0.11, 2.9, 2.3, 0.52),
-    A.CROW: (0.98, 1.2, 0.86, 3.2, 0.11, 0.02),
+    A.HARVEST: (0.33, 3.1, 1.2, 1.9, 0.43, 0.34),
+    A.PLANT: (0.46, 2.0, 1.2, 1.9, 1.3, 0.3),
+    A.WEED: (0.02, 3.4, 1.2, 3.4, 0.076, 0.02),
+    A.WEEDING: (0.62, 4.1, 1.3, 0.83, 0.4, 0.02),
+    A.MARKET: (1.4, 3.2, 0.11, 2.9, 2.3, 0.53),
+    A.CROW: (0.92, 1.2, 0.87, 3.2, 0.13, 0.02),
 }
 """Odds that a hidden card of each class (``CARD_CLASSES`` order) lies in an opponent's
 hand rather than the deck, by the opponent's last action-phase move.

@@ -14,6 +14,7 @@ from cgsim.errors import ConfigError, RecordError
 from cgsim.games.contract import AnyGame
 from cgsim.games.registry import DEFAULT_GAME, get_game
 from cgsim.play.backend import using_backend
+from cgsim.play.bot_registry import split_bot_list
 from cgsim.play.limits import MAX_GAMES, MAX_TIME_LIMIT, check_float, check_int, check_seed
 from cgsim.play.paths import require_output_file
 
@@ -26,22 +27,6 @@ if TYPE_CHECKING:
 
 MAX_BENCH_GAMES = 100_000
 """Games per speed measurement."""
-
-
-def split_bot_list(text: str) -> list[str]:
-    """Split ``random,greedy:pots=1.5,cats=2`` into one spec per seat.
-
-    A piece holding ``=`` but no ``:`` continues the previous spec's parameters.
-    """
-    specs: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            raise ConfigError(f"--bots {text!r}: empty bot name")
-        if "=" in piece and ":" not in piece and specs:
-            specs[-1] += "," + piece
-        else:
-            specs.append(piece)
-    return specs
 
 
 def parse_rule_overrides(pairs: list[str]) -> dict[str, Any]:

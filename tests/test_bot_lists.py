@@ -3,12 +3,13 @@ parameters stay whole (``cgsim.play.bot_registry.split_bot_list``)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 import toygame
-from cli_helpers import run_cli
+from cli_helpers import assert_refused, run_cli
 
 from cgsim.play.bot_registry import split_bot_list
 
@@ -57,3 +58,19 @@ def test_report_leave_out_takes_labels_with_parameters(monkeypatch: pytest.Monke
         run_cli(["report", "anywhere", "--leave-out", MIXED])
     assert seen == [SPLIT]
 
+
+def test_tournament_takes_its_pool_on_the_command_line(tmp_path: Path) -> None:
+    config = tmp_path / "pool.toml"
+    config.write_text(
+        f'game = "toy"\nplayers = 2\nseats = ["{GREEDY}", "{GREEDY}"]\ngames = 6\n'
+        f"workers = 1\nout = '{tmp_path}'\n"
+    )
+    pool = f"{GREEDY},{WANDERER}:bias=0.5,depth=2"
+    outcome = run_cli(["tournament", str(config), "--bots", pool, "--bots", WANDERER])
+    assert outcome.code == 0, outcome.err
+    manifest = json.loads((tmp_path / "pool" / "manifest.json").read_text())
+    assert manifest["command"] == "tournament"
+    assert manifest["bots"] == [GREEDY, f"{WANDERER}:bias=0.5,depth=2", WANDERER]
+    refused = run_cli(["tournament", str(config), "--bots", "nobody", "--fresh"])
+    assert_refused(refused, "bots[0]", "nobody")
+    assert "--bots" not in run_cli(["run", "--help"]).out

@@ -10,6 +10,7 @@ from typing import Any, Literal
 import polars as pl
 import pytest
 import toygame
+from cli_helpers import assert_refused, run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -177,3 +178,19 @@ def test_the_games_of_a_smaller_run_begin_every_larger_one(
     two = plan_for(make_config(Path("out"), games=small + more, **fields), command).schedule
     assert len(one) <= len(two)
     assert all(one.spec(game_id) == two.spec(game_id) for game_id in range(len(one)))
+
+
+def test_the_same_command_with_more_games_extends_and_reports_again(tmp_path: Path) -> None:
+    config = tmp_path / "pilot.toml"
+    config.write_text(
+        f'game = "toy"\nplayers = 2\nseats = ["{GREEDY}", "{WANDERER}"]\ngames = 6\n'
+        f"chunk_size = 4\nworkers = 1\nout = '{tmp_path}'\n"
+    )
+    assert run_cli(["run", str(config)]).code == 0
+    report = tmp_path / "pilot" / "report.md"
+    assert "6 in tables (6 done of 6 planned)" in report.read_text()
+    grown = run_cli(["run", str(config), "--games", "10"])
+    assert grown.code == 0, grown.err
+    assert "run complete: 10/10 games" in grown.out and "played 4 games" in grown.out
+    assert "10 in tables (10 done of 10 planned)" in report.read_text()
+    assert_refused(run_cli(["run", str(config), "--games", "8"]), "holds a run of 10 games")

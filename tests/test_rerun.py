@@ -14,6 +14,7 @@ import toygame
 from cli_helpers import assert_refused, run_cli
 
 from cgsim.games.loop import BotFault
+from cgsim.play.rerun import differences, seat_differences
 from cgsim.play.results import load_tables
 from cgsim.play.storage import read_records
 
@@ -194,3 +195,27 @@ def test_play_writes_the_game_page(tmp_path: Path) -> None:
     assert_refused(
         run_cli(["play", "--human", "0", "--html", str(page)]), "--human and --html", "replay"
     )
+
+
+def test_rerun_names_what_differs_from_the_stored_game(tmp_path: Path) -> None:
+    results = run_of(tmp_path, f'["{WANDERER}", "{GREEDY}"]')
+    chunk = results / "seats.parquet" / "chunk-000001.parquet"
+    seats = pl.read_parquet(chunk)
+    changed = pl.col("game_id") == 6
+    seats.with_columns(
+        score=pl.when(changed & (pl.col("seat") == 1)).then(-1.0).otherwise(pl.col("score"))
+    ).write_parquet(chunk)
+    outcome = run_cli(["rerun", str(results), "6"])
+    assert outcome.code == 0, outcome.err
+    assert "differs from the run's game 6 in: seat 1: score" in outcome.out
+    assert "the same result as the run's game 7" in run_cli(["rerun", str(results), "7"]).out
+
+
+def test_differences_compare_every_column_but_the_wall_time() -> None:
+    stored = {"game_id": 1, "seats": ["a", "b"], "turns": 8, "wall_time": 0.5, "x": None}
+    played = {"game_id": 1, "seats": ("a", "b"), "turns": 9, "wall_time": 0.7}
+    assert differences(stored, played) == ["turns"]
+    assert differences(None, played) == []
+    seats = [{"seat": 0, "score": 1.0}, {"seat": 1, "score": 2.0}]
+    assert seat_differences(seats, [seats[0], {"seat": 1, "score": 3.0}]) == ["seat 1: score"]
+    assert seat_differences(seats, seats[:1]) == ["1 seats against 2"]

@@ -17,6 +17,7 @@ COMMANDS = [
     "play",
     "games",
     "replay",
+    "rerun",
     "bench",
     "check",
     "run",

@@ -10,8 +10,9 @@ import toygame
 from typer.testing import CliRunner
 
 from cgsim.cli import app
-from cgsim.commands.engine import parse_rule_overrides, parse_variant_options, split_bot_list
+from cgsim.commands.engine import parse_rule_overrides, parse_variant_options
 from cgsim.errors import CgsimError, ConfigError, RecordError
+from cgsim.play.bot_registry import split_bot_list
 
 toygame.register()
 runner = CliRunner()

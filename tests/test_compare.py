@@ -122,6 +122,12 @@ def test_an_empty_tolerance_list_is_a_clear_error() -> None:
         parse_tolerances(" , ")
 
 
+def test_a_metric_has_one_tolerance() -> None:
+    assert parse_tolerances("turns:1,turns:1") == {"turns": 1.0}
+    with pytest.raises(FailOnError, match="turns is given tolerances 1 and 2; give it one"):
+        parse_tolerances("turns:1,mean_score:1,turns:2")
+
+
 def test_sides_are_named_by_their_file_or_folder_and_kept_apart(tmp_path: Path) -> None:
     results = tmp_path / "run"
     results.mkdir()

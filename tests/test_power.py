@@ -100,3 +100,25 @@ def test_power_command_on_a_toy_pilot(tmp_path: Path) -> None:
     refused = run_cli(["power", str(tmp_path / "pilot"), "--detect", "nothing:1"])
     assert_refused(refused, "nothing")
     assert_refused(run_cli(["power", str(config), "--power", "1.5"]), "--power")
+
+
+def test_power_answers_one_metric_at_every_effect_asked(tmp_path: Path) -> None:
+    config = tmp_path / "pilot.toml"
+    config.write_text(
+        'name = "pilot"\ngame = "toy"\nplayers = 2\nseats = ["toygame:Greedy", '
+        f'"toygame:Wanderer"]\ngames = 40\nworkers = 1\nout = "{tmp_path.as_posix()}"\n'
+    )
+    detect = "mean_score:0.3,mean_score:0.5,mean_score:1,turns:1,mean_score:0.5"
+    outcome = run_cli(["power", str(config), "--detect", detect])
+    assert outcome.code == 0, outcome.err
+    table = pl.read_csv(tmp_path / "pilot" / "power.csv")
+    assert table.select("metric", "effect").rows() == [
+        ("mean_score", 0.3),
+        ("mean_score", 0.5),
+        ("mean_score", 1.0),
+        ("turns", 1.0),
+    ]
+    paired = table.filter(pl.col("metric") == "mean_score")["deals_paired"].to_list()
+    assert paired == sorted(paired, reverse=True) and paired[0] > paired[-1]
+    for effect in ("0.3", "0.5", "1"):
+        assert f"to detect {effect} on mean_score" in outcome.out

@@ -477,3 +477,33 @@ class Inflate(Bot):
             inflated = tuple(1000 * value for value in settings.orange_track)
             object.__setattr__(settings, "orange_track", inflated)
         return legal_actions[0]
+
+
+class UnluckyParams(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    at: int = 3
+    chance: float = 0.1
+    delay: float = 0.0
+
+
+class Unlucky(Bot):
+    """Random steps, but a draw below ``chance`` from turn ``at`` on is its fault: it
+    raises (or, with a ``delay``, sleeps that long), so only some games of a run fail,
+    each as its seed decides."""
+
+    name: ClassVar[str] = ""
+    games: ClassVar[tuple[str, ...]] = (NAME,)
+    Params: ClassVar[type[BaseModel]] = UnluckyParams
+
+    def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        draw = rng.random()
+        if state.turn >= self.params.at and draw < self.params.chance:
+            if self.params.delay:
+                time.sleep(self.params.delay)
+            else:
+                self.despair(draw, state.turn)
+        return legal_actions[rng.randrange(len(legal_actions))]
+
+    def despair(self, draw: float, turn: int) -> None:
+        raise ValueError(f"unlucky draw {draw:.9f} on turn {turn}")

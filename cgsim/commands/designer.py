@@ -28,7 +28,8 @@ def register(app: typer.Typer) -> None:
         detect: Annotated[
             str | None,
             typer.Option(
-                help="metric:effect,... to detect (default mean_score and one point of score)."
+                help="metric:effect,... to detect, a metric at as many effects as given "
+                "(default mean_score and one point of score)."
             ),
         ] = None,
         alpha: Annotated[float, typer.Option(help="Two-sided false-alarm rate.")] = 0.05,
@@ -43,7 +44,7 @@ def register(app: typer.Typer) -> None:
         """Deals needed to detect an effect on a metric, paired and unpaired, from a pilot."""
         from cgsim.play.paths import require_output_dir
         from cgsim.reporting.pages import markdown_table
-        from cgsim.studies.compare import parse_tolerances
+        from cgsim.studies.compare import parse_metric_values
         from cgsim.studies.power import (
             default_effects,
             pilot_tables,
@@ -57,7 +58,7 @@ def register(app: typer.Typer) -> None:
         check_workers("--workers", workers)
         if seed is not None:
             check_seed("--seed", seed)
-        effects = parse_tolerances(detect, "--detect") if detect is not None else None
+        effects = parse_metric_values(detect, "--detect", "effect") if detect is not None else None
         tables, folder = pilot_tables(
             pilot, games=games, seed=seed, workers=workers, echo=typer.echo
         )

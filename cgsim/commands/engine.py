@@ -1,8 +1,9 @@
-"""Commands around single games: ``play``, ``replay`` and ``bench``."""
+"""Commands around single games: ``play``, ``rerun``, ``replay`` and ``bench``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -13,33 +14,19 @@ from cgsim.errors import ConfigError, RecordError
 from cgsim.games.contract import AnyGame
 from cgsim.games.registry import DEFAULT_GAME, get_game
 from cgsim.play.backend import using_backend
-from cgsim.play.limits import MAX_GAMES, check_int, check_seed
+from cgsim.play.bot_registry import split_bot_list
+from cgsim.play.limits import MAX_GAMES, MAX_TIME_LIMIT, check_float, check_int, check_seed
 from cgsim.play.paths import require_output_file
 
 if TYPE_CHECKING:
     from cgsim.play.bot_registry import BotSpec
     from cgsim.play.human import Table
     from cgsim.play.match import GameSpec
+    from cgsim.play.pool import Batch
     from cgsim.play.session import Session
 
 MAX_BENCH_GAMES = 100_000
 """Games per speed measurement."""
-
-
-def split_bot_list(text: str) -> list[str]:
-    """Split ``random,greedy:pots=1.5,cats=2`` into one spec per seat.
-
-    A piece holding ``=`` but no ``:`` continues the previous spec's parameters.
-    """
-    specs: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            raise ConfigError(f"--bots {text!r}: empty bot name")
-        if "=" in piece and ":" not in piece and specs:
-            specs[-1] += "," + piece
-        else:
-            specs.append(piece)
-    return specs
 
 
 def parse_rule_overrides(pairs: list[str]) -> dict[str, Any]:
@@ -133,6 +120,17 @@ def register(app: typer.Typer) -> None:
                 "session like a run."
             ),
         ] = None,
+        time_limit: Annotated[
+            float,
+            typer.Option(
+                "--time-limit",
+                help="Seconds each bot has per decision, as a run's time_limit (0: none).",
+            ),
+        ] = 0.0,
+        html: Annotated[
+            Path | None,
+            typer.Option(help="Write the game as one self-contained page to browse in a browser."),
+        ] = None,
     ) -> None:
         """Play one game and print its result table.
 
@@ -150,8 +148,10 @@ def register(app: typer.Typer) -> None:
 
         if seed is not None:
             check_seed("--seed", seed)
-        if record is not None:
-            require_output_file(record, "--record")
+        check_float("--time-limit", time_limit, 0.0, MAX_TIME_LIMIT)
+        for path, option in ((record, "--record"), (html, "--html")):
+            if path is not None:
+                require_output_file(path, option)
         the_game = get_game(game)
         if not the_game.info.min_players <= players <= the_game.info.max_players:
             raise ConfigError(
@@ -171,6 +171,13 @@ def register(app: typer.Typer) -> None:
                 raise ConfigError(f"--human {person}: no such seat; seats are 0 to {players - 1}")
         if humans and isolate:
             raise ConfigError("--human and --isolate: a person's game is played here, not isolated")
+        if humans and time_limit:
+            raise ConfigError("--human and --time-limit: a person's decisions are not timed")
+        if humans and html is not None:
+            raise ConfigError(
+                "--human and --html: keep the record (--record FILE), then "
+                "'cgsim replay FILE --html PAGE'"
+            )
         table = Table(Console())
         seat_bots = [
             human_spec(table, logs=seat == humans[0]) if seat in humans else resolve_bot(name, game)
@@ -179,6 +186,7 @@ def register(app: typer.Typer) -> None:
         options = parse_variant_options(variant or [])
         overrides = parse_rule_overrides(rule or [])
         rules = the_game.make_rules(players, overrides, components, options)
+        shown = Shown(show, record, html)
         if out is None:
             deal = 1 if seed is None else seed
             spec = GameSpec(0, 0, deal, deal, tuple(range(players)))
@@ -187,17 +195,23 @@ def register(app: typer.Typer) -> None:
                 require_output_file(target, "--record")
                 _play_with_people(the_game, rules, spec, seat_bots, table, target)
             else:
-                _play_by_bots(the_game, rules, spec, seat_bots, isolate, show, record)
+                played = _play_by_bots(
+                    the_game, rules, spec, seat_bots, Playing(isolate, time_limit), shown
+                )
+                _exit_if_error(played)
             return
         from cgsim.play.session import Setup, open_session
 
-        setup = Setup(the_game, rules, tuple(seat_bots), options, overrides, components, seed)
+        setup = Setup(
+            the_game, rules, tuple(seat_bots), options, overrides, components, seed, time_limit
+        )
         with open_session(out, setup) as session:
             if humans:
                 _play_with_people(the_game, rules, session.spec, seat_bots, table, record, session)
             else:
-                _play_by_bots(
-                    the_game, rules, session.spec, seat_bots, isolate, show, record, session
+                playing = Playing(isolate, time_limit)
+                _exit_if_error(
+                    _play_by_bots(the_game, rules, session.spec, seat_bots, playing, shown, session)
                 )
 
     @app.command()
@@ -277,6 +291,73 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"  {end}: {meaning}")
 
     @app.command()
+    def rerun(
+        results: Annotated[Path, typer.Argument(help="A run's results folder.")],
+        game_id: Annotated[
+            int, typer.Argument(help="The game's id: its game_id in the run's tables.")
+        ],
+        show: Annotated[bool, typer.Option("--show", help="Render the game turn by turn.")] = False,
+        record: Annotated[
+            Path | None, typer.Option(help="Write the game record (JSON) to this file.")
+        ] = None,
+        html: Annotated[
+            Path | None,
+            typer.Option(help="Write the game as one self-contained page to browse in a browser."),
+        ] = None,
+        debug: Annotated[
+            bool,
+            typer.Option(
+                "--debug",
+                help="Play here and raise a bot's fault with its full traceback, "
+                "instead of reporting it as the game's error.",
+            ),
+        ] = False,
+        pdb: Annotated[
+            bool, typer.Option("--pdb", help="As --debug, opening the debugger at the fault.")
+        ] = False,
+    ) -> None:
+        """Play one game of a run again, exactly: the same deal, bots with the same
+        parameters and seeds, seats, rules, components and time limit, all read from the
+        run's folder. Prints its result and whether it is the one the run stored; exit 1
+        when the game ends in error."""
+        from cgsim.play.rerun import differences, game_of_run, seat_differences
+
+        check_int("GAME_ID", game_id, 0, MAX_GAMES)
+        for path, option in ((record, "--record"), (html, "--html")):
+            if path is not None:
+                require_output_file(path, option)
+        again = game_of_run(results, game_id)
+        spec, config = again.spec, again.config
+        say = f"game {game_id} of {results}: deal seed {spec.seed} (block {spec.block}), seats "
+        say += ", ".join(bot.label for bot in again.bots)
+        if config.time_limit:
+            say += f"; time limit {config.time_limit:g} s per decision"
+        typer.echo(say, err=True)
+        if again.engine_version != again.game.info.version:
+            typer.echo(
+                f"warning: the run was played with engine {again.engine_version}, this is "
+                f"{again.game.info.version}: the game may differ",
+                err=True,
+            )
+        playing = Playing(config.isolate, config.time_limit, debug or pdb, pdb)
+        played = _play_by_bots(
+            again.game, again.rules, spec, again.bots, playing, Shown(show, record, html)
+        )
+        seats = [played.seats.row(i) for i in range(played.seats.count)]
+        changed = differences(again.stored_game, played.games.row(0))
+        changed += seat_differences(again.stored_seats, seats)
+        if again.stored_game is None:
+            typer.echo(f"the run has not stored game {game_id} yet: nothing to compare")
+        elif changed:
+            typer.echo(
+                f"differs from the run's game {game_id} in: {', '.join(changed)} "
+                "(a bot drawing on randomness other than its generator, or another build)"
+            )
+        else:
+            typer.echo(f"the same result as the run's game {game_id}")
+        _exit_if_error(played)
+
+    @app.command()
     def bench(
         games: Annotated[int, typer.Option(help="Games per measurement.")] = 300,
         seed: Annotated[int, typer.Option(help="First deal seed.")] = 1,
@@ -350,26 +431,51 @@ def _print_result(info: Any, game_row: dict[str, Any], seat_rows: Sequence[dict[
         typer.echo(f"  {end}: {meaning}")
 
 
+@dataclass(frozen=True)
+class Playing:
+    """How a game of bots is played: isolated or not, under which time limit, and
+    whether here with its fault raised (``debug``) and debugged (``pdb``)."""
+
+    isolate: bool = False
+    time_limit: float = 0.0
+    debug: bool = False
+    pdb: bool = False
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What is made of a played game: rendered, its record and its page written."""
+
+    show: bool = False
+    record: Path | None = None
+    html: Path | None = None
+
+
 def _play_by_bots(
     game: AnyGame,
     rules: Any,
     spec: GameSpec,
     bots: Sequence[BotSpec],
-    isolate: bool,
-    show: bool,
-    record: Path | None,
+    playing: Playing,
+    shown: Shown,
     session: Session | None = None,
-) -> None:
-    """Play one game of bots in a worker process; print (and store) its result."""
+) -> Batch:
+    """Play one game of bots, in a worker process (or here, to debug it); print (and
+    store) its result, and return it."""
     import json
     import time
 
     from cgsim.games.recordio import write_record
     from cgsim.play.pool import WorkerContext, play_in_worker
 
-    context = WorkerContext(game.info.id, rules, tuple(bots), True, 0.0, isolate)
     start = time.perf_counter()
-    played = play_in_worker(context, spec)
+    if playing.debug:
+        played = _play_here(game, rules, spec, bots, playing)
+    else:
+        context = WorkerContext(
+            game.info.id, rules, tuple(bots), True, playing.time_limit, playing.isolate
+        )
+        played = play_in_worker(context, spec)
     if session is not None:
         session.add(played, time.perf_counter() - start)
     game_row = played.games.row(0)
@@ -380,18 +486,69 @@ def _play_by_bots(
         seat = game_row.get("error_seat")
         who = f"seat {seat} ({bots[seat].label}): " if seat is not None else ""
         typer.echo(f"game ended in error: {who}{error}", err=True)
-    if show and data is not None and error is None:
+    if shown.show and data is not None and error is None:
         from cgsim.games.narrate import tell
 
         for line in tell(game, data):
             typer.echo(line)
-    if record is not None and data is not None:
-        write_record(record, data)
+    if shown.record is not None and data is not None:
+        write_record(shown.record, data)
+    if shown.html is not None and data is not None:
+        from cgsim.reporting.viewer import write_viewer
+
+        write_viewer(game, data, shown.html)
+        typer.echo(f"viewer written to {shown.html}")
     _print_result(game.info, game_row, seat_rows)
     if session is not None:
         _say_stored(typer.echo, session, f"game {spec.game_id}")
-    if error is not None:
+    return played
+
+
+def _exit_if_error(played: Batch) -> None:
+    """Exit 1 when the game ended in error (its error is printed already)."""
+    if played.games.row(0).get("error") is not None:
         raise typer.Exit(1)
+
+
+def _play_here(
+    game: AnyGame, rules: Any, spec: GameSpec, bots: Sequence[BotSpec], playing: Playing
+) -> Batch:
+    """Play one game in this process with its fault raised, its traceback reaching into
+    the bot's code; with ``pdb``, the debugger opens at the fault first."""
+    from cgsim.play.match import play_game
+    from cgsim.play.pool import Batch
+
+    try:
+        outcome = play_game(
+            game,
+            rules,
+            spec.seed,
+            bots,
+            True,
+            playing.time_limit,
+            game_id=spec.game_id,
+            block=spec.block,
+            bot_seed=spec.bot_seed,
+            debug=True,
+        )
+    except Exception as error:
+        if not playing.pdb:
+            raise
+        _post_mortem(error)
+        raise typer.Exit(1) from None
+    return Batch.of([outcome])
+
+
+def _post_mortem(error: BaseException) -> None:
+    """Print the fault's traceback and open the debugger where it arose: in the bot's own
+    code when the loop wrapped a bot's exception (its cause), or where a late bot was
+    stopped (the timeout the fault replaced)."""
+    import pdb
+    import traceback
+
+    traceback.print_exception(error)
+    origin = error.__cause__ or error.__context__ or error
+    pdb.post_mortem(origin.__traceback__)
 
 
 def _say_stored(say: Any, session: Session, what: str) -> None:

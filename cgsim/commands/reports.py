@@ -45,13 +45,14 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Write report.md, report.html, plots/ and tables/ into DIR and print a summary."""
+        from cgsim.play.bot_registry import split_bot_list
         from cgsim.play.paths import require_output_dir
         from cgsim.play.results import require_results_dir
         from cgsim.reporting.report import build_report, save_report, summary_text
 
         results = require_results_dir(directory)
         require_output_dir(results, "results directory")
-        names = [n.strip() for value in leave_out or [] for n in value.split(",") if n.strip()]
+        names = [name for value in leave_out or [] for name in split_bot_list(value, "--leave-out")]
         built = build_report(results, n_bootstrap=bootstrap, leave_out=names)
         paths = save_report(built, results)
         if open_html_path:

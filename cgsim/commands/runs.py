@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -19,7 +20,7 @@ from cgsim.errors import ConfigError
 from cgsim.games.registry import game_names, get_game
 from cgsim.play import shipped
 from cgsim.play.backend import using_backend
-from cgsim.play.bot_registry import list_bots
+from cgsim.play.bot_registry import list_bots, split_bot_list
 from cgsim.play.config import load_config
 from cgsim.play.runner import check_resumable, format_summary, run_games
 from cgsim.play.schedules import plan_for
@@ -63,6 +64,14 @@ SchedulerOpt = Annotated[
         "--scheduler",
         help="Dask scheduler address, e.g. tcp://host:8786 (implies --backend dask; "
         "without it --backend dask starts a local cluster of --workers processes)",
+    ),
+]
+PoolOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bots",
+        help="The pool of bots, comma-separated or the option repeated (replaces the config's "
+        "bots)",
     ),
 ]
 IsolateOpt = Annotated[
@@ -115,6 +124,7 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
 
     def play_command(
         config: ConfigArg = None,
+        bots: PoolOpt = None,
         games: GamesOpt = None,
         workers: WorkersOpt = None,
         seed: SeedOpt = None,
@@ -127,7 +137,9 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
         backend: BackendOpt = None,
         scheduler: SchedulerOpt = None,
     ) -> None:
+        pool = [spec for value in bots or [] for spec in split_bot_list(value)]
         overrides = {
+            "bots": pool or None,
             "games": games,
             "workers": workers,
             "seed": seed,
@@ -139,6 +151,10 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
             play(command, config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
 
     play_command.__doc__ = doc
+    if command == "run":  # a run plays the config's seats: no pool to name
+        signature = inspect.signature(play_command, eval_str=True)
+        kept = [p for p in signature.parameters.values() if p.name != "bots"]
+        play_command.__signature__ = signature.replace(parameters=kept)  # type: ignore[attr-defined]
     return play_command
 
 

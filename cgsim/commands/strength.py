@@ -10,6 +10,7 @@ import typer
 from cgsim.commands.runs import BackendOpt, SchedulerOpt
 from cgsim.games.registry import DEFAULT_GAME
 from cgsim.play.backend import using_backend
+from cgsim.play.bot_registry import split_bot_list
 from cgsim.play.limits import MAX_GAMES, check_int, check_seed, check_workers, workers_used
 from cgsim.studies.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES
 
@@ -65,12 +66,7 @@ def register(app: typer.Typer) -> None:
         check_int("--solo-games", solo_games, 0, MAX_GAMES)
         check_seed("--seed", seed)
         check_workers("--workers", workers)
-        chosen = [
-            part
-            for value in bots or []
-            for part in ([value] if ":" in value else value.split(","))
-            if part.strip()
-        ]
+        chosen = [spec for value in bots or [] for spec in split_bot_list(value)]
         with using_backend(backend, scheduler):
             report = run_strength(
                 chosen or None,

@@ -321,7 +321,7 @@ def register(app: typer.Typer) -> None:
         game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
     ) -> None:
         """Play the golden games and store their digests and records."""
-        from cgsim.commands.engine import split_bot_list
+        from cgsim.play.bot_registry import split_bot_list
         from cgsim.studies.golden import default_games, record_golden
 
         check_int("--games", games, 1, MAX_GOLDEN_GAMES)

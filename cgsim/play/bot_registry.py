@@ -202,6 +202,25 @@ def parse_params(text: str, spec: str) -> dict[str, Any]:
     return params
 
 
+def split_bot_list(text: str, option: str = "--bots") -> list[str]:
+    """Split a comma-separated list of bot specs (``random,greedy:pots=1.5,cats=2,
+    mybot:Cls``) into one spec each: every command's one way to read such a list.
+
+    A piece holding ``=`` but no ``:`` continues the previous spec's parameters; any other
+    piece starts a spec (a ``module:Class`` path included). ``option`` names the list in
+    errors.
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            raise ConfigError(f"{option} {text!r}: empty bot name")
+        if "=" in piece and ":" not in piece and specs:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """Split a spec string into its target (name or ``module:Class``) and parameters."""
     parts = spec.strip().split(":")

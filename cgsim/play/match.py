@@ -210,6 +210,7 @@ def play_game(
     bot_seed: int | None = None,
     max_actions: int | None = None,
     watch: BotWatch | None = None,
+    debug: bool = False,
 ) -> GameOutcome:
     """Play one game with ``bots`` in seat order and return its rows.
 
@@ -220,7 +221,8 @@ def play_game(
     ``max_actions`` ends a game that has not finished after that many actions as an
     engine error (never more than :data:`MAX_ACTIONS`). ``watch`` is told which seat's
     bot runs (a worker's shares it with the parent). Never raises for a bot's or the
-    engine's fault: see ``GameOutcome.error``.
+    engine's fault (see ``GameOutcome.error``), unless ``debug``: then the fault is
+    raised, its traceback reaching into the bot's code, for a person to inspect.
     """
     block = game_id if block is None else block
     base = seed if bot_seed is None else bot_seed
@@ -242,12 +244,16 @@ def play_game(
         )
         outcome = GameOutcome(row, seats, tables, None, None)
     except BotFault as fault:
+        if debug:
+            raise
         reason, seat = fault.reason, fault.seat
     except Exception as error:
+        if debug:
+            raise
         reason, seat = f"engine: {describe(error)}", None
     except BaseException as error:
         seat = watch.seat
-        if seat is None or not _raised_by_bot(error):
+        if debug or seat is None or not _raised_by_bot(error):
             raise
         reason = describe(error)
     else:

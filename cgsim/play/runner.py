@@ -142,7 +142,28 @@ def _prepare(store: ResultsStore, manifest: dict[str, Any], fresh: bool) -> Resu
             "use --fresh to start over, or another name or --out"
         )
     store.remove_temporary_files()
-    return open_results(store.path)
+    previous = open_results(store.path)
+    before, now = previous.manifest.games_planned, manifest["games_planned"]
+    if now < before:
+        raise ResumeError(
+            f"{store.path} holds a run of {before:,} games, more than the {now:,} asked for; "
+            f"give at least {before:,} games to resume or extend it, or use --fresh to start over"
+        )
+    return previous
+
+
+def reopen_short_chunk(store: ResultsStore, previous: Results | None, total: int) -> set[int]:
+    """Grow a run: its last chunk, complete but short because the run ended inside it,
+    goes back to ``partial/`` to be completed, so every chunk ends up as a run planned
+    ``total`` games from the start writes it. The chunks reopened (none or that one)."""
+    if previous is None:
+        return set()
+    planned, size = previous.manifest.games_planned, previous.manifest.chunk_size
+    last = planned // size
+    if total <= planned or planned % size == 0 or last not in previous.done_chunks():
+        return set()
+    store.reopen_chunk(last)
+    return {last}
 
 
 def check_resumable(config: RunConfig, plan: Plan, *, fresh: bool = False) -> None:
@@ -170,10 +191,10 @@ def write_batch(store: ResultsStore, schemas: TableSchemas, index: int, batch: B
 
 
 def _pending(
-    store: ResultsStore, previous: Results | None, total: int, chunk_size: int, schema: Schema
+    store: ResultsStore, done: set[int], total: int, chunk_size: int, schema: Schema
 ) -> tuple[dict[int, _ChunkBuffer], list[Sequence[int]]]:
-    """A buffer per incomplete chunk (holding its partial games) and the ids still to play."""
-    done = previous.done_chunks() if previous is not None else set()
+    """A buffer per incomplete chunk (holding its partial games) and the ids still to play,
+    given the complete chunks ``done``."""
     partials = store.read_partials(table_schemas(schema), chunk_size, total)
     buffers: dict[int, _ChunkBuffer] = {}
     todo: list[Sequence[int]] = []
@@ -269,8 +290,10 @@ def run_games(
 ) -> RunResult:
     """Play the plan's missing games into ``config.results_dir`` and update its manifest.
 
-    Resumes a run started with the same config (any worker count); raises
-    ``ResumeError`` when the directory holds a different run unless ``fresh``. Stops
+    Resumes a run started with the same config (any worker count), or extends it when
+    ``games`` grew (the games stored stay as they are: a run's first games do not depend
+    on how many follow); raises ``ResumeError`` when the directory holds a different run,
+    or more games than planned now, unless ``fresh``. Stops
     cleanly on Ctrl-C (status ``interrupted``) and, with ``fail_fast``, at the first
     game that ends in error (status ``stopped``); every finished game is kept (those of
     incomplete chunks in ``partial/``, which the next run completes, and which are also
@@ -292,7 +315,9 @@ def run_games(
     carry_over(previous, manifest)
     schema = game.schema(plan.rules)
     total = len(plan.schedule)
-    buffers, todo = _pending(store, previous, total, config.chunk_size, schema)
+    done = previous.done_chunks() if previous is not None else set()
+    done -= reopen_short_chunk(store, previous, total)
+    buffers, todo = _pending(store, done, total, config.chunk_size, schema)
     remaining = sum(len(ids) for ids in todo)
     manifest["games_done"], manifest["games_partial"] = _stored(total, buffers)
     store.write_manifest(manifest)

@@ -66,6 +66,8 @@ class Setup:
     components: Path | None
     seed: int | None
     """The run seed asked for; None takes the session's (1 for a new one)."""
+    time_limit: float = 0.0
+    """Seconds per decision of a bot (0: none)."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ class Session:
 
 def _identity(manifest: Mapping[str, Any]) -> dict[str, Any]:
     """What must be the same for games to share a session: the command, game and engine,
-    and of the config the seats, seed, components and chunking, and every resolved rule
+    and of the config the seats, seed, components, chunking and time limit, and every resolved rule
     setting (so an override equal to the default is no difference)."""
     config = manifest.get("config")
     config = config if isinstance(config, Mapping) else {}
@@ -116,6 +118,7 @@ def _identity(manifest: Mapping[str, Any]) -> dict[str, Any]:
         "seed": config.get("seed"),
         "components": config.get("components"),
         "chunk_size": config.get("chunk_size"),
+        "time_limit": config.get("time_limit", 0.0),
     }
     if isinstance(rules, Mapping):
         same |= {f"rules.{key}": value for key, value in rules.items() if key != "components"}
@@ -127,12 +130,15 @@ def _identity(manifest: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def session_schedule(config: RunConfig) -> DealSchedule:
+    """A session's games: each a deal block of its own, the seats as the config lists them."""
+    return DealSchedule(config.seed, (tuple(range(config.players)),), config.games)
+
+
 def _plan(setup: Setup, config: RunConfig) -> Plan:
-    seats = tuple(range(len(setup.bots)))
     labels = ", ".join(bot.label for bot in setup.bots)
     description = f"play: seats {labels}, one game at a time; {config.games} games"
-    schedule = DealSchedule(config.seed, (seats,), config.games)
-    return Plan(COMMAND, setup.bots, schedule, setup.rules, description)
+    return Plan(COMMAND, setup.bots, session_schedule(config), setup.rules, description)
 
 
 def _config(setup: Setup, path: Path, games: int, seed: int) -> RunConfig:
@@ -147,6 +153,7 @@ def _config(setup: Setup, path: Path, games: int, seed: int) -> RunConfig:
         "components": str(setup.components.resolve()) if setup.components else None,
         "games": games,
         "seed": seed,
+        "time_limit": setup.time_limit,
         "workers": 1,
         "out": str(path.resolve().parent),
         "records": True,

@@ -47,6 +47,7 @@ PARTIAL_DIR = "partial"
 
 SORT_KEYS: dict[str, list[str]] = {"games": ["game_id"], "seats": ["game_id", "seat"]}
 RUN_IDENTITY_IGNORES = (
+    "games",
     "workers",
     "out",
     "isolate",
@@ -60,7 +61,9 @@ RUN_IDENTITY_IGNORES = (
 )
 """Config fields that may change between a run and its resumption (or that a run made
 before they existed lacks): results do not depend on them (isolated bots and any backend
-play the same games; the study tables only say which runs a study makes), and the folder
+play the same games; the study tables only say which runs a study makes; a run's first
+games do not depend on how many follow, so ``games`` may grow, which the runner checks
+against the games planned before), and the folder
 being resumed is the run's wherever ``out`` named it from (relative or absolute, from any
 working directory)."""
 RUN_IDENTITY_PATHS = ("components",)
@@ -307,6 +310,35 @@ class ResultsStore:
                     "run the same command again to play its games again"
                 ) from None
         return found
+
+    def reopen_chunk(self, index: int) -> None:
+        """Move complete chunk ``index`` back to ``partial/``, so more games can join it.
+
+        The partial copy is kept before anything is deleted, and the ``games`` file is
+        deleted first (so the chunk stops counting as complete before it loses a table):
+        a kill at any point leaves every game in the chunk or in ``partial/``.
+        """
+        name = chunk_name(index)
+        frames = {
+            folder.name.removesuffix(TABLE_SUFFIX): pl.read_parquet(
+                folder / name, hive_partitioning=False, glob=False
+            )
+            for folder in self.table_folders()
+            if (folder / name).is_file()
+        }
+        records_path = self.path / RECORDS_DIR / chunk_name(index, ".jsonl.zst")
+        lines: list[tuple[int, str]] = []
+        if records_path.is_file():
+            text = (
+                zstandard.ZstdDecompressor().decompressobj().decompress(records_path.read_bytes())
+            )
+            for line in text.decode("utf-8").splitlines():
+                lines.append((int(json.loads(line)["game_id"]), line))
+        self.write_partial(index, frames, lines)
+        (table_dir(self.path, "games") / name).unlink()
+        for folder in self.table_folders():
+            (folder / name).unlink(missing_ok=True)
+        records_path.unlink(missing_ok=True)
 
     def drop_partial(self, index: int) -> None:
         """Forget the partial chunk ``index`` (its complete chunk is written)."""

@@ -305,23 +305,39 @@ def compare_tables(
 # ---------------------------------------------------------------- tolerances (--fail-on)
 
 
-def parse_tolerances(text: str, option: str = "--fail-on") -> dict[str, float]:
-    """``"mean_score:1.0,seat0_win_rate:0.02"`` as ``{metric: tolerance}`` (tolerance >= 0)."""
-    tolerances: dict[str, float] = {}
+def parse_metric_values(text: str, option: str, what: str = "tolerance") -> list[tuple[str, float]]:
+    """``"mean_score:1.0,turns:2,mean_score:0.5"`` as ``[(metric, value), ...]`` in the
+    order given (values >= 0; a metric may come back with other values; an exact repeat
+    is dropped). ``what`` names the value in errors."""
+    pairs: list[tuple[str, float]] = []
     for item in [part.strip() for part in text.split(",") if part.strip()]:
-        name, sep, value = item.partition(":")
+        name, sep, given = item.partition(":")
         try:
-            tolerance = float(value)
+            value = float(given)
         except ValueError:
-            tolerance = math.nan
-        if not sep or not name.strip() or not tolerance >= 0.0:
+            value = math.nan
+        if not sep or not name.strip() or not value >= 0.0:
             raise FailOnError(
-                f"{option} {item!r}: expected metric:tolerance with a tolerance >= 0, "
-                "e.g. mean_score:1.0"
+                f"{option} {item!r}: expected metric:{what} with a {what} >= 0, e.g. mean_score:1.0"
             )
-        tolerances[name.strip()] = tolerance
-    if not tolerances:
-        raise FailOnError(f"{option}: no metric:tolerance given, e.g. mean_score:1.0")
+        if (name.strip(), value) not in pairs:
+            pairs.append((name.strip(), value))
+    if not pairs:
+        raise FailOnError(f"{option}: no metric:{what} given, e.g. mean_score:1.0")
+    return pairs
+
+
+def parse_tolerances(text: str, option: str = "--fail-on") -> dict[str, float]:
+    """``"mean_score:1.0,seat0_win_rate:0.02"`` as ``{metric: tolerance}`` (tolerance >= 0;
+    a metric has one tolerance: given twice, it is an error)."""
+    tolerances: dict[str, float] = {}
+    for name, tolerance in parse_metric_values(text, option):
+        if name in tolerances:
+            raise FailOnError(
+                f"{option}: {name} is given tolerances {tolerances[name]:g} and {tolerance:g}; "
+                "give it one"
+            )
+        tolerances[name] = tolerance
     return tolerances
 
 

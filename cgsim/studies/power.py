@@ -8,7 +8,7 @@ per side). See :mod:`cgsim.reporting.power` for the method and its assumption.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,24 +46,25 @@ def pilot_tables(
     return load_tables(result.results_dir), result.results_dir
 
 
-def default_effects(folder: Path) -> dict[str, float]:
+def default_effects(folder: Path) -> list[tuple[str, float]]:
     """One point of score (one lead unit: a plant in Kitchen Garden) on ``mean_score``."""
     from cgsim.games.registry import get_game
     from cgsim.play.results import read_manifest
 
     game = get_game(str(read_manifest(folder)["game"]))
-    return {"mean_score": game.info.score_unit.per_lead}
+    return [("mean_score", game.info.score_unit.per_lead)]
 
 
 def power_table(
     tables: Mapping[str, pl.DataFrame],
     folder: Path,
-    effects: Mapping[str, float],
+    effects: Sequence[tuple[str, float]],
     alpha: float,
     power: float,
 ) -> pl.DataFrame:
-    """One row per metric: the effect, the pilot's mean and spread, the deals needed paired
-    and unpaired (null when out of reach or not estimable)."""
+    """One row per metric and effect (a metric may be asked at several effects): the
+    effect, the pilot's mean and spread, the deals needed paired and unpaired (null when
+    out of reach or not estimable)."""
     from cgsim.play.results import MANIFEST, read_manifest
     from cgsim.reporting.metrics import game_metrics, metric_columns, schema_of
 
@@ -71,7 +72,7 @@ def power_table(
     metrics = game_metrics(tables["games"], tables["seats"], schema)
     known = metric_columns(metrics)
     rows = []
-    for metric, effect in effects.items():
+    for metric, effect in effects:
         if metric not in known:
             raise PowerInputError(
                 f"metric {metric!r} is not measured in {folder}; known: {', '.join(known)}"

@@ -71,6 +71,52 @@ def test_isolated_kitchen_games_equal_shared_ones(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("players", "variant", "seats"),
+    [
+        pytest.param(1, {}, ["greedy"], id="solo"),
+        pytest.param(
+            3, {"children": [5, "none", 7]}, ["greedy", "random", "greedy"], id="children"
+        ),
+        pytest.param(4, {}, ["random", "greedy", "greedy", "random"], id="4"),
+    ],
+)
+def test_isolated_cottage_games_equal_shared_ones(
+    tmp_path: Path, players: int, variant: dict[str, Any], seats: list[str]
+) -> None:
+    fields: dict[str, Any] = {"players": players, "variant": variant, "seats": seats, "games": 3}
+    shared, isolated = _both_ways(tmp_path, game="cottage-garden", **fields)
+    assert shared["games"]["error"].is_null().all()
+    for name in shared:
+        assert shared[name].equals(isolated[name]), name
+
+
+def test_a_run_with_isolate_true_plays_the_cottage_games_of_a_shared_run(tmp_path: Path) -> None:
+    found = []
+    for isolate in ("false", "true"):
+        config = tmp_path / f"{isolate}.toml"
+        config.write_text(
+            f'name = "c"\ngame = "cottage-garden"\nseats = ["greedy", "random"]\ngames = 4\n'
+            f'workers = 1\nisolate = {isolate}\nout = "{tmp_path / isolate}"\n'
+        )
+        result = CliRunner().invoke(app, ["run", str(config), "--no-report"])
+        assert result.exit_code == 0, result.output
+        found.append(tables(tmp_path / isolate / "c"))
+    shared, isolated = found
+    assert shared["games"]["error"].is_null().all()
+    for name in shared:
+        assert shared[name].equals(isolated[name]), name
+
+
+def test_play_isolate_plays_the_cottage_game_play_plays() -> None:
+    play = ["play", "--bots", "greedy,random", "--seed", "3"]
+    shared = CliRunner().invoke(app, play)
+    isolated = CliRunner().invoke(app, [*play, "--isolate"])
+    assert shared.exit_code == isolated.exit_code == 0, isolated.output
+    assert "end: normal" in shared.output
+    assert isolated.output == shared.output
+
+
+@pytest.mark.parametrize(
     ("bot", "params", "time_limit", "reason"),
     [
         (toygame.KillAlways, {}, 0.0, "its process ended (exit code 4)"),

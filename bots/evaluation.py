@@ -22,7 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Any
 
+from cgsim.games.compiled import dataclass_reduce
 from cgsim.games.cottage import actions as act
 from cgsim.games.cottage.components import FULL, Catalogue
 from cgsim.games.cottage.scoring import player_score
@@ -77,6 +79,9 @@ class Weights:
     """Share of a colour's target bonus credited to a cube in proportion to its progress."""
     start_pot_value: float = 1.5
     """Points of the start-space pot bonus (a pot that also fills a cell)."""
+
+    def __reduce__(self) -> tuple[type[Weights], tuple[Any, ...]]:
+        return dataclass_reduce(self)
 
 
 class Tables:

@@ -185,6 +185,23 @@ def test_identical_tables_on_every_backend(
         assert remote[name].equals(table), name
 
 
+def test_isolated_cottage_games_on_dask_equal_local_shared_ones(
+    tmp_path: Path, local_cluster: Client
+) -> None:
+    """Isolation mode's bot processes start on the Dask workers and play the same games."""
+    fields: dict[str, Any] = {"players": 3, "variant": {"children": [5, "none", 7]}}
+    fields |= {"seats": ["greedy", "random", "greedy"], "games": 4}
+    local = _smoke(tmp_path / "local", **fields)
+    run(local)
+    remote = _smoke(tmp_path / "dask", workers=2, backend="dask", isolate=True, **fields)
+    assert run(remote).status == "complete"
+    expected, got = tables(local.results_dir), tables(remote.results_dir)
+    assert expected["games"]["error"].is_null().all()
+    for name in expected:
+        assert got[name].equals(expected[name]), name
+    assert _records(remote.results_dir) == _records(local.results_dir)
+
+
 def test_a_bot_ending_its_process_is_its_error_as_locally(
     tmp_path: Path, local_cluster: Client
 ) -> None:

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import gc
 import inspect
+import json
 import os
 import random
 import signal
+import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
+from multiprocess.connection import Connection
 from pydantic import BaseModel, ConfigDict
 
 from cgsim.errors import ConfigError, IllegalActionError, RecordError
@@ -391,6 +394,26 @@ class KillAlways(Faulty):
         os._exit(4)
 
 
+class Linger(Faulty):
+    """Closes its bot process's socket, then ends that process a moment later (in
+    isolation mode; the game then reports the process's own exit code, not a kill)."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        os.close(int(sys.argv[1]))
+        time.sleep(0.3)
+        os._exit(5)
+
+
+class Forge(Faulty):
+    """Answers, from its bot process (in isolation mode), that it could not read the
+    request: a bot's own failure passed off as the engine's."""
+
+    def misbehave(self, legal_actions: Sequence[Action]) -> Action:
+        reply = json.dumps({"unreadable": "TypeError: forged"}).encode()
+        Connection(int(sys.argv[1])).send_bytes(reply)
+        os._exit(6)
+
+
 class Stubborn(Faulty):
     """Ignores the time limit's alarm and never returns (only the parent can stop it)."""
 
@@ -507,3 +530,36 @@ class Unlucky(Bot):
 
     def despair(self, draw: float, turn: int) -> None:
         raise ValueError(f"unlucky draw {draw:.9f} on turn {turn}")
+
+
+def _unreadable() -> None:
+    raise TypeError("__init__() missing required argument 'segments'")
+
+
+class UnreadableActions(list[int]):
+    """Legal actions that pickle but do not unpickle (as a compiled class without its own
+    ``__reduce__`` did): isolation mode cannot send them to a bot's process."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unreadable, ())
+
+
+class UnpicklableActions(list[int]):
+    """Legal actions that do not pickle at all."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError(f"cannot pickle {type(self).__name__!r} object")
+
+
+class UnreadableRules(ToyRules):
+    """Rules that pickle but do not unpickle."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_unreadable, ())
+
+
+class UnpicklableRules(ToyRules):
+    """Rules that do not pickle at all."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        raise TypeError(f"cannot pickle {type(self).__name__!r} object")

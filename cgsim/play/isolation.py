@@ -18,6 +18,13 @@ so a game ends with the same error text as in the default mode; with a time limi
 bot process runs the same alarm as a worker, and a bot process that does not answer
 within the limit plus a grace is killed. The rules travel once, when the process
 starts: observations refer to them by name, so a decision costs one small round trip.
+
+Everything sent is pickled: the engine's views, legal actions and actions must survive
+a round trip (compiled classes rebuild themselves with ``__reduce__``). When one does
+not, the game is the engine's error naming it (``engine: cannot send the legal actions
+to the bot's process: TypeError: ...``), never the bot's: a bot process that cannot read
+a request says so, and the game's process checks that the request indeed does not read
+back before it believes it.
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ from multiprocess.connection import Connection
 
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame
-from cgsim.games.loop import REASON_LIMIT, BotFault
+from cgsim.games.loop import REASON_LIMIT, BotFault, EngineFault
 from cgsim.games.loop.watch import grace_deadline
 from cgsim.play.bot_registry import BotSpec
 from cgsim.play.lifeline import exit_with_parent
@@ -54,6 +61,18 @@ START_LIMIT = 60.0
 """Seconds a bot process may take to start (a new interpreter importing the engine and
 the bot's module), apart from any time limit: a loaded machine starts slowly."""
 PROTOCOL = pickle.HIGHEST_PROTOCOL
+EXIT_WAIT = 2.0
+"""Seconds a bot process that closed its socket may take to end before it is killed:
+the game then reports its own exit code (a kill would report -9)."""
+PARTS: dict[str, tuple[str, ...]] = {
+    "start": ("the game", "the rules", "the time limit"),
+    "create": (),
+    "new_game": ("the seat", "the view"),
+    "choose": ("the seat", "the view", "the legal actions", "the generator state"),
+    "observe": ("the view", "the seat", "the action"),
+}
+"""What each part of a message to a bot process is (after its kind), for the error that
+names the one that cannot be sent."""
 
 
 class RemoteError(Exception):
@@ -86,6 +105,25 @@ def _dumps(message: tuple[Any, ...], rules: Any) -> bytes:
     pickler.dispatch_table = {**copyreg.dispatch_table, type(rules): reduce}
     pickler.dump(message)
     return buffer.getvalue()
+
+
+def unsendable(message: tuple[Any, ...]) -> tuple[str, str] | None:
+    """The first part of ``message`` that does not come back from a pickle round trip
+    here, and why (None: every part does)."""
+    kind, *parts = message
+    for name, part in zip(PARTS[kind], parts, strict=True):
+        try:
+            pickle.loads(pickle.dumps(part, protocol=PROTOCOL))
+        except Exception as error:
+            return name, _describe(error)
+    return None
+
+
+def _cannot_send(message: tuple[Any, ...], error: BaseException) -> str:
+    """Why ``message`` cannot be sent (its pickling raised ``error``), naming the part."""
+    found = unsendable(message)
+    what, why = found if found is not None else ("a request", _describe(error))
+    return f"cannot send {what} to the bot's process: {why}"
 
 
 def _text(error: BaseException) -> str:
@@ -166,9 +204,16 @@ def host_main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         sys.path[:] = json.loads(conn.recv_bytes())
-        game, rules, spec, time_limit = pickle.loads(conn.recv_bytes())  # imports the bot
+        setup, bot = conn.recv_bytes(), conn.recv_bytes()
     except (EOFError, OSError):
         return
+    try:
+        game, rules, time_limit = pickle.loads(setup)
+    except Exception as error:  # the engine's objects: not the bot's doing
+        conn.send_bytes(json.dumps({"unreadable": _describe(error)}).encode())
+        return
+    try:
+        spec = pickle.loads(bot)  # imports the bot's module
     except BaseException as error:  # the bot's module failing to load here: one reply
         conn.send_bytes(json.dumps({"fault": f"cannot start: {_describe(error)}"}).encode())
         return
@@ -182,7 +227,12 @@ def host_main() -> None:
             data = conn.recv_bytes()
             if not data:
                 return
-            reply = host.serve(pickle.loads(data))
+            try:
+                message = pickle.loads(data)
+            except Exception as error:
+                reply = {"unreadable": _describe(error)}
+            else:
+                reply = host.serve(message)
             conn.send_bytes(json.dumps(reply).encode())
         except (EOFError, OSError):
             return
@@ -202,6 +252,26 @@ class BotProcess:
         self.conn: Any = None
         self.starting = False
         """Started, its ``ready`` not yet read."""
+        # What every start sends, pickled once; when it cannot be, the process is never
+        # started and each call says why.
+        self.setup_data = self.spec_data = b""
+        self.refusal: str | None = None
+        """Why the engine's objects cannot be sent (each call is an :class:`EngineFault`)."""
+        self.bot_refusal: str | None = None
+        """Why the bot cannot be sent (each call is its seat's :class:`BotFault`)."""
+        try:
+            self.setup_data = pickle.dumps((game, rules, time_limit), protocol=PROTOCOL)
+        except Exception as error:
+            self.refusal = _cannot_send(self._start_message(), error)
+        try:
+            self.spec_data = pickle.dumps(spec, protocol=PROTOCOL)
+        except Exception as error:
+            self.bot_refusal = (
+                f"cannot start: cannot send the bot to its process: {_describe(error)}"
+            )
+
+    def _start_message(self) -> tuple[Any, ...]:
+        return ("start", self.game, self.rules, self.time_limit)
 
     def _start(self) -> None:
         mine, theirs = socket.socketpair()
@@ -213,8 +283,8 @@ class BotProcess:
             )
             self.conn = Connection(mine.detach())
         self.conn.send_bytes(json.dumps(sys.path).encode())
-        start = (self.game, self.rules, self.spec, self.time_limit)
-        self.conn.send_bytes(pickle.dumps(start, protocol=PROTOCOL))
+        self.conn.send_bytes(self.setup_data)
+        self.conn.send_bytes(self.spec_data)
         self.starting = True
 
     def _started(self, seat: int) -> None:
@@ -224,13 +294,18 @@ class BotProcess:
         if not self.conn.poll(START_LIMIT):
             self.stop()
             raise BotFault(seat, f"its process did not start within {START_LIMIT:g} s", self.name)
-        self._raise_faults(seat, self._reply(seat, self.conn.recv_bytes(REPLY_LIMIT)))
+        reply = self._reply(seat, self.conn.recv_bytes(REPLY_LIMIT))
+        self._raise_faults(seat, reply, self._start_message())
 
-    def stop(self) -> int | None:
-        """End the process (at once: it may be stuck) and return its exit code."""
+    def stop(self, grace: float = 0.0) -> int | None:
+        """End the process and return its exit code: after ``grace`` seconds to end by
+        itself, then at once (it may be stuck)."""
         if self.process is None:
             return None
         self.conn.close()
+        if grace > 0:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=grace)
         if self.process.poll() is None:
             self.process.kill()
         code = self.process.wait()
@@ -250,18 +325,29 @@ class BotProcess:
 
     def ready(self) -> None:
         """Start the process if it is not running (it loads while others do)."""
+        if self.refusal is not None or self.bot_refusal is not None:
+            return
         if self.process is None or self.process.poll() is not None:
             self.stop()
             self._start()
 
     def call(self, seat: int, message: tuple[Any, ...]) -> dict[str, Any]:
         """Send a request and return the reply; a bot that dies, hangs or answers
-        nonsense is a :class:`BotFault` of ``seat``."""
+        nonsense is a :class:`BotFault` of ``seat``; a message that cannot be sent is an
+        :class:`EngineFault`."""
+        if self.refusal is not None:
+            raise EngineFault(self.refusal)
+        if self.bot_refusal is not None:
+            raise BotFault(seat, self.bot_refusal, self.name)
+        try:
+            request = _dumps(message, self.rules)
+        except Exception as error:
+            raise EngineFault(_cannot_send(message, error)) from error
         self.ready()
         try:
             if self.starting:
                 self._started(seat)
-            self.conn.send_bytes(_dumps(message, self.rules))
+            self.conn.send_bytes(request)
             if not self.conn.poll(self.deadline):
                 self.stop()
                 reason = (
@@ -271,9 +357,9 @@ class BotProcess:
                 raise BotFault(seat, reason, self.name)
             data = self.conn.recv_bytes(REPLY_LIMIT)
         except (EOFError, OSError):
-            code = self.stop()
+            code = self.stop(EXIT_WAIT)
             raise BotFault(seat, f"its process ended (exit code {code})", self.name) from None
-        return self._raise_faults(seat, self._reply(seat, data))
+        return self._raise_faults(seat, self._reply(seat, data), message)
 
     def _reply(self, seat: int, data: bytes) -> dict[str, Any]:
         """A reply as a JSON object; anything else stops the process."""
@@ -286,7 +372,18 @@ class BotProcess:
             raise BotFault(seat, "its process sent an unreadable reply", self.name)
         return reply
 
-    def _raise_faults(self, seat: int, reply: dict[str, Any]) -> dict[str, Any]:
+    def _raise_faults(
+        self, seat: int, reply: dict[str, Any], message: tuple[Any, ...]
+    ) -> dict[str, Any]:
+        if "unreadable" in reply:
+            # Believed only when the message indeed does not read back here: a bot's
+            # process cannot pass its own failure off as the engine's.
+            found = unsendable(message)
+            if found is None:
+                text = str(reply["unreadable"])[:REASON_LIMIT]
+                raise BotFault(seat, f"its process could not read a request ({text})", self.name)
+            what, why = found
+            raise EngineFault(f"cannot send {what} to the bot's process: {why}")
         if "fault" in reply:
             raise BotFault(seat, str(reply["fault"])[:REASON_LIMIT], self.name)
         raised = reply.get("raised")

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from cgsim.games import loop
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult, GameSummary, Row
-from cgsim.games.loop import BotFault, bot_name, describe
+from cgsim.games.loop import BotFault, EngineFault, bot_name, describe
 from cgsim.games.loop.rows import finished_rows, game_row, seat_row
 from cgsim.games.loop.watch import BotWatch
 from cgsim.play.bot_registry import BotSpec
@@ -136,7 +136,7 @@ def _play(
         watch.enter(seat)
         try:
             bots.append(spec.create())
-        except BotFault:
+        except (BotFault, EngineFault):
             raise
         except (Exception, SystemExit) as error:
             raise BotFault(seat, f"cannot be created: {describe(error)}", spec.name) from error
@@ -247,6 +247,8 @@ def play_game(
         if debug:
             raise
         reason, seat = fault.reason, fault.seat
+    except EngineFault as fault:
+        reason, seat = f"engine: {fault}", None
     except Exception as error:
         if debug:
             raise

@@ -125,6 +125,12 @@ class LegalActions(Sequence[int]):
         nearly always answers with the element it drew, and the match loop checks every
         answer: that one is known legal without a scan."""
 
+    def __reduce__(self) -> tuple[type[LegalActions], tuple[list[tuple[int, tuple[int, ...]]]]]:
+        # Rebuilt from its segments: compiled, a class is otherwise unpickled through a
+        # construction without arguments, which ``__init__`` refuses (isolation mode sends
+        # the legal actions to a bot's process).
+        return (LegalActions, (self._segments,))
+
     def __len__(self) -> int:
         return self._length
 

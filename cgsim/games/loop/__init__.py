@@ -27,7 +27,13 @@ from cgsim.games.loop.core import (  # noqa: E402
     play,
     win_shares,
 )
-from cgsim.games.loop.faults import REASON_LIMIT, BotFault, bot_name, describe  # noqa: E402
+from cgsim.games.loop.faults import (  # noqa: E402
+    REASON_LIMIT,
+    BotFault,
+    EngineFault,
+    bot_name,
+    describe,
+)
 
 __all__ = [
     "MAX_UNLIMITED",
@@ -38,6 +44,7 @@ __all__ = [
     "Decide",
     "DecisionTimer",
     "Engine",
+    "EngineFault",
     "Fold",
     "bot_name",
     "describe",

@@ -15,7 +15,8 @@ every applied action (a recorder's ``step``), ``fold`` too (a game's tally,
 :class:`Fold`), ``watch`` is told which seat's bot code runs (so another process can
 stop and blame it), ``max_actions`` caps a game that never ends. A bot that raises or
 chooses an illegal action stops the loop with :class:`BotFault` naming its seat; an
-exception of the engine propagates as it is.
+exception of the engine propagates as it is, and so does an :class:`EngineFault` raised
+where a bot is called.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from mypy_extensions import mypyc_attr
 
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult
-from cgsim.games.loop.faults import BotFault, bot_name, describe
+from cgsim.games.loop.faults import BotFault, EngineFault, bot_name, describe
 from cgsim.games.loop.watch import BotWatch
 
 MAX_UNLIMITED: Final = 1 << 62
@@ -165,7 +166,7 @@ def _start(game: AnyGame, state: Any, bots: list[Bot], watch: BotWatch | None) -
             watch.enter(seat)
         try:
             bot.new_game(game, seat, view)
-        except BotFault:
+        except (BotFault, EngineFault):
             raise
         except (Exception, SystemExit) as error:
             raise BotFault(seat, describe(error), bot_name(bot)) from error
@@ -188,7 +189,7 @@ def _tell(
             watch.enter(watcher_seat)
         try:
             watcher.observe(view, seat, action)
-        except BotFault:
+        except (BotFault, EngineFault):
             raise
         except (Exception, SystemExit) as error:
             raise BotFault(watcher_seat, describe(error), bot_name(watcher)) from error
@@ -254,7 +255,7 @@ def play(
                     action = bot.choose(view, legal, generators[seat])
                 else:
                     action = ask(seat, bot, view, legal, generators[seat])
-            except BotFault:
+            except (BotFault, EngineFault):
                 raise
             except (Exception, SystemExit) as error:
                 raise BotFault(seat, describe(error), bot_name(bot)) from error

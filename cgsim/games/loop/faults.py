@@ -27,6 +27,12 @@ class BotFault(Exception):
         return f"{who}: {self.reason}"
 
 
+class EngineFault(Exception):
+    """A failure where a bot is called that is not the bot's doing: isolation mode cannot
+    send the engine's objects to the bot's process. The loop lets it through unblamed
+    (as it does a :class:`BotFault`), and the game is the engine's error."""
+
+
 def describe(error: BaseException) -> str:
     """An exception as one bounded line: its type and message."""
     message = str(error)

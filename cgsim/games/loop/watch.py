@@ -15,6 +15,8 @@ from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from cgsim.games.compiled import dataclass_reduce
+
 NOBODY: Final = -1.0
 GAME: Final = 0
 SEAT: Final = 1
@@ -43,6 +45,9 @@ class Running:
     seconds: float
     """How long the seat's bot has been running (0 when none is; read it only from a
     ``timed`` watch)."""
+
+    def __reduce__(self) -> tuple[type[Running], tuple[Any, ...]]:
+        return dataclass_reduce(self)
 
 
 class BotWatch:

@@ -157,6 +157,14 @@ def _among(action: Any, legal: Sequence[Action]) -> bool:
     return action in legal
 
 
+def _illegal(seat: int, bot: Bot, action: Any) -> BotFault:
+    """The fault of a bot that chose ``action``, which is not among the legal ones."""
+    reason = f"illegal action {action!r} (not among the legal actions)"
+    fault = BotFault(seat, reason, bot_name(bot))
+    fault.answered, fault.illegal, fault.action = True, True, action
+    return fault
+
+
 def _start(game: AnyGame, state: Any, bots: list[Bot], watch: BotWatch | None) -> None:
     """Tell every bot of the new game (its seat and what it sees)."""
     for seat, bot in enumerate(bots):
@@ -165,10 +173,11 @@ def _start(game: AnyGame, state: Any, bots: list[Bot], watch: BotWatch | None) -
             watch.enter(seat)
         try:
             bot.new_game(game, seat, view)
-        except BotFault:
+        except BotFault as fault:
+            fault.at(state, 0, None)
             raise
         except (Exception, SystemExit) as error:
-            raise BotFault(seat, describe(error), bot_name(bot)) from error
+            raise BotFault(seat, describe(error), bot_name(bot)).at(state, 0, None) from error
         if watch is not None:
             watch.leave()
 
@@ -180,18 +189,21 @@ def _tell(
     seat: int,
     action: Action,
     watch: BotWatch | None,
+    decisions: int,
 ) -> None:
-    """Tell the bots that observe what ``seat`` did."""
+    """Tell the bots that observe what ``seat`` did (``decisions``: the game's so far)."""
     for watcher_seat, watcher in watchers:
         view = game.observation(after, watcher_seat)
         if watch is not None:
             watch.enter(watcher_seat)
         try:
             watcher.observe(view, seat, action)
-        except BotFault:
+        except BotFault as fault:
+            fault.at(after, decisions, None)
             raise
         except (Exception, SystemExit) as error:
-            raise BotFault(watcher_seat, describe(error), bot_name(watcher)) from error
+            failed = BotFault(watcher_seat, describe(error), bot_name(watcher))
+            raise failed.at(after, decisions, None) from error
         if watch is not None:
             watch.leave()
 
@@ -212,8 +224,10 @@ def play(
     """Play ``state`` to its end with ``bots`` in seat order and return the final state.
 
     Seat ``s`` draws its randomness from ``rngs[s]``. Raises :class:`BotFault` for a
-    bot's failure (``new_game``, ``choose`` or ``observe``), and ``RuntimeError`` for a
-    state without legal actions or a game still running after ``max_actions`` actions.
+    bot's failure (``new_game``, ``choose`` or ``observe``), placed in the game
+    (``BotFault.at``: the state, the decision's number, the legal actions), and
+    ``RuntimeError`` for a state without legal actions or a game still running after
+    ``max_actions`` actions.
     """
     seated = list(bots)
     generators = list(rngs)
@@ -225,6 +239,7 @@ def play(
     observation = game.observation
     limit = MAX_UNLIMITED if max_actions is None else max_actions
     actions = 0
+    decisions = 0
     # Whatever a bot returns, until it is found among the legal actions: called through
     # Any, so compiled code takes the answer as it is (not as the declared int).
     action: Any
@@ -249,18 +264,20 @@ def play(
             view = observation(state, seat) if looks[seat] else None
             if watch is not None:
                 watch.enter(seat)
+            decisions += 1
             try:
                 if decide is None:
                     action = bot.choose(view, legal, generators[seat])
                 else:
                     action = ask(seat, bot, view, legal, generators[seat])
-            except BotFault:
+            except BotFault as fault:
+                fault.at(state, decisions, legal)
                 raise
             except (Exception, SystemExit) as error:
-                raise BotFault(seat, describe(error), bot_name(bot)) from error
+                failed = BotFault(seat, describe(error), bot_name(bot))
+                raise failed.at(state, decisions, legal) from error
             if not _among(action, legal):  # may run the bot's code (its action's __eq__)
-                reason = f"illegal action {action!r} (not among the legal actions)"
-                raise BotFault(seat, reason, bot_name(bot))
+                raise _illegal(seat, bot, action).at(state, decisions, legal)
             if watch is not None:
                 watch.leave()
         after = engine.apply(state, action)
@@ -269,7 +286,7 @@ def play(
         if after_action is not None:
             after_action(state, action, after)
         if watchers:
-            _tell(game, after, watchers, seat, action, watch)
+            _tell(game, after, watchers, seat, action, watch, decisions)
         state = after
         actions += 1
         if actions >= limit and not engine.is_terminal(state):

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from cgsim.commands.debugging import DebugOpt, PdbOpt
 from cgsim.commands.runs import BackendOpt, SchedulerOpt
 from cgsim.errors import ConfigError, RecordError
 from cgsim.games.contract import AnyGame
@@ -133,6 +134,8 @@ def register(app: typer.Typer) -> None:
                 "session like a run."
             ),
         ] = None,
+        debug: DebugOpt = False,
+        pdb: PdbOpt = False,
     ) -> None:
         """Play one game and print its result table.
 
@@ -142,7 +145,8 @@ def register(app: typer.Typer) -> None:
         or in the --out folder). With --out the game joins the folder's earlier games
         (refused, exit 2, when they were played with another game, seats, rules or
         components); a game a person quit is stored unfinished, like a game ended in
-        error.
+        error. With --debug the game is played here and a bot's fault is shown with its
+        full traceback (--pdb: in the debugger) instead of as one line.
         """
         from cgsim.play.bot_registry import resolve_bot
         from cgsim.play.human import Console, Table, human_spec
@@ -171,6 +175,10 @@ def register(app: typer.Typer) -> None:
                 raise ConfigError(f"--human {person}: no such seat; seats are 0 to {players - 1}")
         if humans and isolate:
             raise ConfigError("--human and --isolate: a person's game is played here, not isolated")
+        debug = debug or pdb
+        if debug and (humans or isolate):
+            other = "--human" if humans else "--isolate"
+            raise ConfigError(f"--debug and {other}: --debug is for a game of bots played here")
         table = Table(Console())
         seat_bots = [
             human_spec(table, logs=seat == humans[0]) if seat in humans else resolve_bot(name, game)
@@ -187,7 +195,9 @@ def register(app: typer.Typer) -> None:
                 require_output_file(target, "--record")
                 _play_with_people(the_game, rules, spec, seat_bots, table, target)
             else:
-                _play_by_bots(the_game, rules, spec, seat_bots, isolate, show, record)
+                _play_by_bots(
+                    the_game, rules, spec, seat_bots, isolate, show, record, debug=debug, pdb=pdb
+                )
             return
         from cgsim.play.session import Setup, open_session
 
@@ -197,7 +207,16 @@ def register(app: typer.Typer) -> None:
                 _play_with_people(the_game, rules, session.spec, seat_bots, table, record, session)
             else:
                 _play_by_bots(
-                    the_game, rules, session.spec, seat_bots, isolate, show, record, session
+                    the_game,
+                    rules,
+                    session.spec,
+                    seat_bots,
+                    isolate,
+                    show,
+                    record,
+                    session,
+                    debug=debug,
+                    pdb=pdb,
                 )
 
     @app.command()
@@ -240,7 +259,7 @@ def register(app: typer.Typer) -> None:
         """Replay a recorded game through the engine and render it turn by turn, with the
         game's notation and the moves played (or, with --html, as a page)."""
         from cgsim.games.checkers import is_stopped
-        from cgsim.games.narrate import end_meaning, tell
+        from cgsim.games.narrate import end_meaning, fault_text, tell
         from cgsim.games.recordio import read_record
 
         check_int("--index", index, 1, MAX_GAMES)
@@ -261,6 +280,11 @@ def register(app: typer.Typer) -> None:
                 typer.echo(line)
         except RecordError as error:
             raise RecordError(f"{where}: {error}") from None
+        fault = fault_text(data)
+        if fault is not None:
+            typer.echo(f"\nresult: none, the game ended in error: {fault}")
+            typer.echo("(the record goes as far as the game went)")
+            return
         if is_stopped(data):
             typer.echo(
                 "\nresult: none, the game was stopped before its end (the record goes this far)"
@@ -344,8 +368,10 @@ def _print_result(info: Any, game_row: dict[str, Any], seat_rows: Sequence[dict[
         )
     end = str(game_row.get("end"))
     meaning = end_meaning(info, end)
+    turns = game_row.get("turns")
+    length = "not finished" if turns is None else f"turns: {turns}"
     typer.echo(f"score: {info.score_unit.label()}; rank 1 is first, tied seats share a place")
-    typer.echo(f"end: {end}, turns: {game_row.get('turns')}, seed: {game_row.get('seed')}")
+    typer.echo(f"end: {end}, {length}, seed: {game_row.get('seed')}")
     if meaning:
         typer.echo(f"  {end}: {meaning}")
 
@@ -359,17 +385,28 @@ def _play_by_bots(
     show: bool,
     record: Path | None,
     session: Session | None = None,
+    *,
+    debug: bool = False,
+    pdb: bool = False,
 ) -> None:
-    """Play one game of bots in a worker process; print (and store) its result."""
+    """Play one game of bots in a worker process (here with ``debug``: a bot's fault is
+    raised, shown with its traceback, and ends the command); print (and store) its
+    result."""
     import json
     import time
 
+    from cgsim.commands.debugging import debugging
     from cgsim.games.recordio import write_record
+    from cgsim.play.foreground import play_one_here
     from cgsim.play.pool import WorkerContext, play_in_worker
 
     context = WorkerContext(game.info.id, rules, tuple(bots), True, 0.0, isolate)
     start = time.perf_counter()
-    played = play_in_worker(context, spec)
+    if debug:
+        with debugging(pdb):
+            played = play_one_here(context, spec)
+    else:
+        played = play_in_worker(context, spec)
     if session is not None:
         session.add(played, time.perf_counter() - start)
     game_row = played.games.row(0)
@@ -380,7 +417,13 @@ def _play_by_bots(
         seat = game_row.get("error_seat")
         who = f"seat {seat} ({bots[seat].label}): " if seat is not None else ""
         typer.echo(f"game ended in error: {who}{error}", err=True)
-    if show and data is not None and error is None:
+        if seat is not None and not isolate:
+            typer.echo(
+                "  the bot's full traceback: the same command with --debug "
+                "(--pdb opens the debugger at the fault)",
+                err=True,
+            )
+    if show and data is not None:
         from cgsim.games.narrate import tell
 
         for line in tell(game, data):

@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 
 import typer
 
+from cgsim.commands.debugging import DebugOpt, PdbOpt, debugging
 from cgsim.errors import ConfigError
 from cgsim.games.registry import game_names, get_game
 from cgsim.play import shipped
@@ -90,17 +91,26 @@ def play(
     fail_fast: bool,
     fresh: bool,
     no_report: bool,
+    debug: bool = False,
+    pdb: bool = False,
 ) -> None:
-    """Load, plan, run, summarise, report; exit with the run's code."""
+    """Load, plan, run, summarise, report; exit with the run's code. ``debug`` (or
+    ``pdb``) plays here and stops at the first bot fault, shown with its traceback."""
     config = load_config(config_path, overrides)
     plan = plan_for(config, command)
     check_resumable(config, plan, fresh=fresh)
 
     def header(workers: int) -> None:
         where = f"results in {config.results_dir}"
-        typer.echo(f"{plan.description}; {workers} worker{'s' * (workers > 1)}; {where}", err=True)
+        place = "here, stopping at the first bot fault" if debug or pdb else f"{workers} worker"
+        plural = "s" * (workers > 1 and not (debug or pdb))
+        typer.echo(f"{plan.description}; {place}{plural}; {where}", err=True)
 
-    result = run_games(config, plan, fresh=fresh, fail_fast=fail_fast, announce=header)
+    kept = "the games played before it are kept: the same command without --debug finishes the run"
+    with debugging(pdb, after=kept):
+        result = run_games(
+            config, plan, fresh=fresh, fail_fast=fail_fast, announce=header, debug=debug or pdb
+        )
     typer.echo(format_summary(result))
     if result.status == "interrupted":
         raise typer.Exit(EXIT_INTERRUPTED)
@@ -126,6 +136,8 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
         isolate: IsolateOpt = False,
         backend: BackendOpt = None,
         scheduler: SchedulerOpt = None,
+        debug: DebugOpt = False,
+        pdb: PdbOpt = False,
     ) -> None:
         overrides = {
             "games": games,
@@ -136,7 +148,16 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
             "isolate": isolate or None,
         }
         with using_backend(backend, scheduler):
-            play(command, config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
+            play(
+                command,
+                config,
+                overrides,
+                fail_fast=fail_fast,
+                fresh=fresh,
+                no_report=no_report,
+                debug=debug,
+                pdb=pdb,
+            )
 
     play_command.__doc__ = doc
     return play_command

@@ -1,8 +1,8 @@
 """Bots with a bug deep in their own code, for any game: what their authors must be told.
 
 Each plays the first legal action until its ``at``-th decision (counting its own), then
-fails there: an assertion in a nested helper, an illegal action, or a helper that sleeps
-past the time limit.
+fails there (in a share ``chance`` of its games): an assertion in a nested helper, an
+illegal action, or a helper that sleeps past the time limit.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ class BuggyParams(BaseModel):
 
     at: int = 3
     delay: float = 5.0
+    chance: float = 1.0
+    """Of the bug striking in a game (drawn from the bot's generator: the same games)."""
 
 
 class Buggy(Bot):
@@ -35,12 +37,15 @@ class Buggy(Bot):
     def new_game(self, game: Any, seat: int, state: Any) -> None:
         super().new_game(game, seat, state)
         self.decisions = 0
+        self.strikes = False
 
     def choose(self, state: Any, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         self.decisions += 1
         if self.decisions < self.params.at:
             return legal_actions[0]
-        return self.plan(legal_actions)
+        if self.decisions == self.params.at:
+            self.strikes = rng.random() < self.params.chance
+        return self.plan(legal_actions) if self.strikes else legal_actions[0]
 
     def plan(self, legal_actions: Sequence[Action]) -> Action:
         return legal_actions[0]

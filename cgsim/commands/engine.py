@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cgsim.commands.debugging import DebugOpt, PdbOpt
-from cgsim.commands.runs import BackendOpt, SchedulerOpt
+from cgsim.commands.runs import BackendOpt, DebugOpt, PdbOpt, SchedulerOpt
 from cgsim.errors import ConfigError, RecordError
 from cgsim.games.contract import AnyGame
 from cgsim.games.registry import DEFAULT_GAME, get_game
@@ -395,9 +394,8 @@ def _play_by_bots(
     import json
     import time
 
-    from cgsim.commands.debugging import debugging
     from cgsim.games.recordio import write_record
-    from cgsim.play.foreground import play_one_here
+    from cgsim.play.foreground import debugging, play_one_here
     from cgsim.play.pool import WorkerContext, play_in_worker
 
     context = WorkerContext(game.info.id, rules, tuple(bots), True, 0.0, isolate)

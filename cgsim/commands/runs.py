@@ -15,7 +15,6 @@ from typing import Annotated, Literal
 
 import typer
 
-from cgsim.commands.debugging import DebugOpt, PdbOpt, debugging
 from cgsim.errors import ConfigError
 from cgsim.games.registry import game_names, get_game
 from cgsim.play import shipped
@@ -73,6 +72,18 @@ IsolateOpt = Annotated[
     ),
 ]
 
+DebugOpt = Annotated[
+    bool,
+    typer.Option(
+        "--debug",
+        help="Play here and stop at the first bot fault, showing the bot's own exception "
+        "with its full traceback",
+    ),
+]
+PdbOpt = Annotated[
+    bool, typer.Option("--pdb", help="As --debug, then open the Python debugger at the fault")
+]
+
 
 def write_report_if_available(results_dir: Path) -> None:
     """Write the report of a results directory, when the report module is installed."""
@@ -105,6 +116,8 @@ def play(
         place = "here, stopping at the first bot fault" if debug or pdb else f"{workers} worker"
         plural = "s" * (workers > 1 and not (debug or pdb))
         typer.echo(f"{plan.description}; {place}{plural}; {where}", err=True)
+
+    from cgsim.play.foreground import debugging
 
     kept = "the games played before it are kept: the same command without --debug finishes the run"
     with debugging(pdb, after=kept):

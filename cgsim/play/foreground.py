@@ -1,7 +1,7 @@
 """Playing games here, one after the other: ``cgsim run --debug`` and ``play --debug``.
 
 A bot's fault is raised in this process with its traceback (``WorkerContext.debug``),
-so a debugger can open where the bot failed; the games played before it are kept as a
+so a debugger can open where the bot failed (:func:`debugging`: ``--debug``, ``--pdb``); the games played before it are kept as a
 stopped run's are, and the same command without ``--debug`` finishes the run. Nothing
 shields the run from its bots here (no worker to die in this process's place, no
 isolation): this is for a bot's author chasing a fault of their own bot.
@@ -9,9 +9,15 @@ isolation): this is for a bot's author chasing a fault of their own bot.
 
 from __future__ import annotations
 
+import sys
+import traceback
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from types import TracebackType
 
+from cgsim.errors import CgsimError
+from cgsim.games.loop import BotFault
 from cgsim.play.match import GameSpec
 from cgsim.play.pool import Batch, Player, TaskSource, WorkerContext
 
@@ -72,3 +78,35 @@ class ForegroundPlace:
 
     def pool(self, context: WorkerContext, games: int) -> ForegroundPool:
         return ForegroundPool(context)
+
+
+EXIT_FAULT = 1
+"""The exit code of a command stopped by a bot's fault (a game ended in error)."""
+
+
+def fault_traceback(error: BaseException) -> TracebackType | None:
+    """Where a debugger should open: the bot's frame that raised, or for a timeout the
+    frame the alarm stopped it in (a fault's cause)."""
+    if isinstance(error, BotFault) and error.__cause__ is not None:
+        return error.__cause__.__traceback__
+    return error.__traceback__
+
+
+@contextmanager
+def debugging(pdb: bool, after: str = "") -> Iterator[None]:
+    """Show a bot's fault raised inside (its traceback on stderr, then ``after`` if
+    given), open the debugger on it when ``pdb``, and end the command with
+    :data:`EXIT_FAULT`. A user's error (``CgsimError``) and Ctrl-C pass through."""
+    try:
+        yield
+    except CgsimError:
+        raise
+    except (Exception, SystemExit) as error:
+        traceback.print_exception(error, file=sys.stderr)
+        if after:
+            print(after, file=sys.stderr)
+        if pdb:
+            import pdb as debugger
+
+            debugger.post_mortem(fault_traceback(error))
+        raise SystemExit(EXIT_FAULT) from None

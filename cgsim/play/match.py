@@ -9,7 +9,9 @@ seat and the reason, and an exception of the engine itself is recorded as
 knows which seat's code runs, so even a ``KeyboardInterrupt`` or another
 ``BaseException`` raised by a bot (where SIGINT is ignored, as in a worker: there it
 cannot be the user's) is that seat's error. Either way the caller gets rows and the run
-goes on.
+goes on: the fault told in one line for the bot's author, its full traceback, and with
+records on the record up to the fault (``cgsim.play.diagnosis``). With ``debug`` the
+fault is raised instead, for a debugger.
 """
 
 from __future__ import annotations
@@ -311,6 +313,12 @@ def play_game(
             signal.signal(signal.SIGALRM, previous)
     if pending is not None:
         raise pending
+    so_far = None
+    if kept:
+        try:
+            so_far = kept[0].so_far()
+        except Exception as error:  # the engine's fault again: the game keeps no record
+            trace += f"\nThe record could not be finished: {describe(error)}\n"
     who = "the engine" if seat is None else f"seat {seat} ({labels[seat]})"
     outcome = error_outcome(
         game,
@@ -323,14 +331,9 @@ def play_game(
         wall_time=time.perf_counter() - start,
         trace=f"game {game_id} (deal seed {seed}), {who}:\n{reason}\n\n{trace}",
     )
-    if kept:
+    if so_far is not None:
         fault_data = {"seat": seat, "reason": reason, "turn": turn, "decision": decision}
-        outcome.record = {
-            **kept[0].so_far(),
-            "game_id": game_id,
-            "block": block,
-            "error": fault_data,
-        }
+        outcome.record = {**so_far, "game_id": game_id, "block": block, "error": fault_data}
     return outcome
 
 

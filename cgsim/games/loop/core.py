@@ -29,7 +29,7 @@ from mypy_extensions import mypyc_attr
 
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult
-from cgsim.games.loop.faults import BotFault, bot_name, describe
+from cgsim.games.loop.faults import BotFault, bot_name, raised
 from cgsim.games.loop.watch import BotWatch
 
 MAX_UNLIMITED: Final = 1 << 62
@@ -177,7 +177,7 @@ def _start(game: AnyGame, state: Any, bots: list[Bot], watch: BotWatch | None) -
             fault.at(state, 0, None)
             raise
         except (Exception, SystemExit) as error:
-            raise BotFault(seat, describe(error), bot_name(bot)).at(state, 0, None) from error
+            raise raised(seat, error, bot).at(state, 0, None) from error
         if watch is not None:
             watch.leave()
 
@@ -202,8 +202,7 @@ def _tell(
             fault.at(after, decisions, None)
             raise
         except (Exception, SystemExit) as error:
-            failed = BotFault(watcher_seat, describe(error), bot_name(watcher))
-            raise failed.at(after, decisions, None) from error
+            raise raised(watcher_seat, error, watcher).at(after, decisions, None) from error
         if watch is not None:
             watch.leave()
 
@@ -274,8 +273,7 @@ def play(
                 fault.at(state, decisions, legal)
                 raise
             except (Exception, SystemExit) as error:
-                failed = BotFault(seat, describe(error), bot_name(bot))
-                raise failed.at(state, decisions, legal) from error
+                raise raised(seat, error, bot).at(state, decisions, legal) from error
             if not _among(action, legal):  # may run the bot's code (its action's __eq__)
                 raise _illegal(seat, bot, action).at(state, decisions, legal)
             if watch is not None:

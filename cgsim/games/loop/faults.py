@@ -68,6 +68,14 @@ class BotFault(Located):
         return self
 
 
+def raised(seat: int, error: BaseException, bot: Bot) -> BotFault:
+    """The fault of ``bot`` (in ``seat``) that raised ``error``, its cause. Set here, in
+    Python: the loop's compiled ``raise ... from error`` would leave the cause unset."""
+    fault = BotFault(seat, describe(error), bot_name(bot))
+    fault.__cause__ = error
+    return fault
+
+
 def describe(error: BaseException) -> str:
     """An exception as one bounded line: its type and message."""
     message = str(error)

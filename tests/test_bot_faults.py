@@ -276,3 +276,20 @@ def test_a_fault_text_depends_on_no_machine() -> None:
     assert short_path("/srv/x/mybot.py", "mybot") == "mybot.py"
     assert short_path("/srv/x/pkg/__init__.py", "pkg") == "pkg/__init__.py"
     assert without_addresses("<Tile object at 0x7f3a2c1b9d60>") == "<Tile object at 0x...>"
+
+
+def test_the_loop_places_a_fault_and_keeps_the_bots_exception_as_its_cause() -> None:
+    # Compiled, a 'raise ... from' of the loop would leave the cause unset.
+    import random
+
+    from cgsim.games import loop
+
+    game = toygame.GAME
+    state = game.new_game(game.make_rules(2, {}), 3)
+    bots = [resolve_bot(GREEDY, "toy").create(), resolve_bot(target(Asserts, at=2), "toy").create()]
+    with pytest.raises(BotFault) as caught:
+        loop.play(game, state, bots, [random.Random(1), random.Random(2)])
+    fault = caught.value
+    assert isinstance(fault.__cause__, AssertionError)
+    assert (fault.seat, fault.decision, fault.illegal) == (1, 4, False)
+    assert fault.legal is not None and len(fault.legal) == 3 and fault.state.turn == 3

@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 import pytest
 import toygame
+from buggy_bots import site
 from test_runner import GREEDY, WANDERER, make_config, run, tables
 from typer.testing import CliRunner
 
@@ -180,7 +181,10 @@ def test_a_bot_raising_keyboard_interrupt_is_its_seats_error(
     result = run(config)
     assert (result.status, result.errors) == ("complete", 4)
     games = tables(config.results_dir)["games"]
-    assert set(games["error"].to_list()) == {"KeyboardInterrupt"}
+    where = site(toygame.Interrupt.misbehave, "raise")
+    called = site(toygame.Faulty.choose, "misbehave")
+    # Not placed in the game: the loop leaves a KeyboardInterrupt to the caller.
+    assert set(games["error"].to_list()) == {f"KeyboardInterrupt; at {where} (from {called})"}
     for row in games.iter_rows(named=True):
         assert row["seats"][row["error_seat"]] == interrupt
     assert "Traceback" not in capfd.readouterr().err

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 import pytest
 import toygame
+from buggy_bots import site
 from test_runner import GREEDY, WANDERER, make_config, run, tables
 from typer.testing import CliRunner
 
@@ -43,7 +45,10 @@ def test_isolate_on_the_command_line(tmp_path: Path, command: str) -> None:
     result = CliRunner().invoke(app, [command, str(config), "--isolate", "--no-report"])
     assert result.exit_code == 1, result.output
     reasons = tables(tmp_path / "c")["games"]["error"].to_list()
-    assert reasons == ["its process ended (exit code 4)"] * 2
+    assert reasons == [
+        "its process ended (exit code 4); turn 1, decision 2",
+        "its process ended (exit code 4); turn 0, decision 1",
+    ]
 
 
 def _both_ways(
@@ -71,6 +76,15 @@ def test_isolated_kitchen_games_equal_shared_ones(tmp_path: Path) -> None:
     shared, isolated = _both_ways(tmp_path, game="kitchen-garden", seats=seats, games=4)
     for name in shared:
         assert shared[name].equals(isolated[name]), name
+
+
+WHEN = r"; turn \d, decision \d"
+"""The first decision of the faulty bot: seat 0's or seat 1's."""
+
+
+def _at(method: Any, text: str) -> str:
+    """The frames a fault names: a line of a toy bot's method, called from ``choose``."""
+    return re.escape(f"; at {site(method, text)} (from {site(toygame.Faulty.choose, 'misbehave')})")
 
 
 @pytest.mark.parametrize(
@@ -195,16 +209,31 @@ def test_a_bot_process_cannot_pass_its_fault_off_as_the_engines(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("bot", "params", "time_limit", "reason"),
     [
-        (toygame.KillAlways, {}, 0.0, "its process ended (exit code 4)"),
-        (toygame.Linger, {}, 0.0, "its process ended (exit code 5)"),
-        (toygame.Interrupt, {}, 0.0, "KeyboardInterrupt"),
-        (toygame.Slow, {"delay": 30.0}, 0.05, "exceeded the time limit of 0.05 s"),
+        (toygame.KillAlways, {}, 0.0, re.escape("its process ended (exit code 4)") + WHEN),
+        (toygame.Linger, {}, 0.0, re.escape("its process ended (exit code 5)") + WHEN),
+        (
+            toygame.Interrupt,
+            {},
+            0.0,
+            "KeyboardInterrupt" + WHEN + _at(toygame.Interrupt.misbehave, "raise"),
+        ),
+        (
+            toygame.Slow,
+            {"delay": 30.0},
+            0.05,
+            r"exceeded the time limit of 0\.05 s \(stopped after \d\.\d{3} s\)"
+            + WHEN
+            + _at(toygame.Slow.misbehave, "sleep"),
+        ),
         (
             toygame.Stubborn,
             {},
             0.05,
-            "did not return within 1.05 s (the time limit of 0.05 s and a grace); "
-            "its process was stopped",
+            re.escape(
+                "did not return within 1.05 s (the time limit of 0.05 s and a grace); "
+                "its process was stopped"
+            )
+            + WHEN,
         ),
     ],
 )
@@ -221,4 +250,4 @@ def test_an_isolated_bot_fails_alone(
         assert row["seats"][row["error_seat"]] == toygame.target(bot) + (
             "" if not params else ":" + ",".join(f"{k}={v}" for k, v in params.items())
         )
-        assert row["error"] == reason
+        assert re.fullmatch(reason, row["error"]), row["error"]

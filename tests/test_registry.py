@@ -253,7 +253,9 @@ def test_a_builtin_module_that_fails_to_import_warns(
     monkeypatch.setattr(registry, "BUILTIN_PACKAGE", "cgsim_broken_bots")
     try:
         with pytest.warns(
-            UserWarning, match=r"bot module cgsim_broken_bots\.bad cannot be imported: boom"
+            UserWarning,
+            match=r"bot module cgsim_broken_bots\.bad cannot be imported: \S*bad\.py:1: "
+            r"RuntimeError: boom$",
         ):
             known_bots()
     finally:

@@ -164,6 +164,7 @@ def test_end_status_and_errors(tiny_report: Report) -> None:
             "seat": 1,
             "bot": "B",
             "reason": "bot 'B' raised ValueError: boom",
+            "traceback": None,  # the run's folder keeps none for it
         }
     ]
     assert any("error" in note for note in tiny_report.notes)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Literal
 
 import polars as pl
 import pytest
 import toygame
+from buggy_bots import site
 
 from cgsim.play import runner
 from cgsim.play.config import RunConfig, validate_config
@@ -250,13 +252,19 @@ def test_faulty_bots_are_contained_and_counted(tmp_path: Path) -> None:
     assert games["game_id"].to_list() == list(range(12))
     errors = games.filter(pl.col("end") == "error")
     assert result.errors == errors.height == 10  # every pairing but greedy-wanderer
+    crashed = (
+        r"ValueError: boom; turn \d+, decision \d+; "
+        rf"at {re.escape(site(toygame.Crash.misbehave, 'raise'))} "
+        rf"\(from {re.escape(site(toygame.Faulty.choose, 'misbehave'))}\)"
+    )
+    cheated = (
+        r"illegal action 99 \(take 99\), not among the \d+ legal actions; "
+        rf"turn \d+, decision \d+; returned by {re.escape(site(toygame.Faulty.choose))}"
+    )
     for row in errors.iter_rows(named=True):
         faulty = row["seats"][row["error_seat"]]
         assert faulty.startswith(("toygame:Crash", "toygame:Cheat"))
-        assert row["error"] in (
-            "ValueError: boom",
-            "illegal action 99 (not among the legal actions)",
-        )
+        assert re.fullmatch(crashed if "Crash" in faulty else cheated, row["error"]), row["error"]
         assert row["seed"] > 0 and row["rounds"] is None
     summary = format_summary(result)
     assert "10 ended in error" in summary and "first error: game" in summary
@@ -301,18 +309,30 @@ def test_fail_fast_stops_at_the_first_error(tmp_path: Path) -> None:
     result = run(config, fail_fast=True)
     assert result.status == "stopped" and result.first_error is not None
     assert result.games_done < 40
-    assert result.first_error["error"] == "ValueError: boom"
+    assert result.first_error["error"] == (
+        f"ValueError: boom; turn 1, decision 2; at {site(toygame.Crash.misbehave, 'raise')} "
+        f"(from {site(toygame.Faulty.choose, 'misbehave')})"
+    )
 
 
-def test_records_hold_the_finished_games(tmp_path: Path) -> None:
+def test_records_hold_the_finished_games_and_those_in_error_up_to_the_fault(
+    tmp_path: Path,
+) -> None:
     pool = [GREEDY, WANDERER, CRASH]
     config = make_config(tmp_path, seats=[], bots=pool, games=9, records=True)
     run(config, "tournament")
     records = read_records(config.results_dir)
     games = tables(config.results_dir)["games"]
-    finished = games.filter(pl.col("end") != "error")["game_id"].to_list()
-    assert [record["game_id"] for record in records] == finished
+    assert [record["game_id"] for record in records] == games["game_id"].to_list()
     assert all(record["format"] == "toy/1" for record in records)
+    for record, row in zip(records, games.iter_rows(named=True), strict=True):
+        if row["end"] != "error":
+            assert "error" not in record
+            continue
+        seat = row["error_seat"]  # the crash is at its first decision: seat 0's or 1's
+        fault = {"seat": seat, "reason": row["error"], "turn": seat, "decision": seat + 1}
+        assert record["error"] == fault
+        assert len(record["turns"]) == seat
 
 
 def test_summary_lists_every_bot(tmp_path: Path) -> None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from cgsim.games import recordio
 from cgsim.games.checkers import Violation, check_record, is_stopped
+from cgsim.games.narrate import fault_text
 
 SHOWN_PER_RECORD = 20
 
@@ -30,7 +31,8 @@ def register(app: typer.Typer) -> None:
         the engine (each record's format tag picks the checker; files may mix games).
 
         A record of a game stopped before its end (a person quit a playtest game, a bot
-        failed) is checked as far as it goes and counted as unfinished, not as a violation.
+        failed) is checked as far as it goes and counted as unfinished, not as a violation;
+        one stopped by a fault is named with the fault.
         Exit code 0 when every record is valid (unfinished ones included), 1 when any
         breaks a rule, 2 when a file cannot be read as records or holds a record of an
         unknown format.
@@ -44,6 +46,9 @@ def register(app: typer.Typer) -> None:
                 if not violations:
                     valid += 1
                     unfinished += is_stopped(record)
+                    fault = fault_line(path, number, record)
+                    if fault is not None and not quiet:
+                        typer.echo(fault)
                     continue
                 any_invalid = True
                 if not quiet:
@@ -53,6 +58,15 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"{path}: {checked} records checked, {valid} valid{stopped}")
         if any_invalid:
             raise typer.Exit(1)
+
+
+def fault_line(path: Path, number: int, record: Mapping[str, Any]) -> str | None:
+    """``FILE:record K: a game ended in error ...`` for the record of a game a fault
+    stopped (its ``error``), None for any other record."""
+    text = fault_text(record)
+    if text is None:
+        return None
+    return f"{path}:record {number}: a game ended in error, valid as far as it went; {text}"
 
 
 def violation_lines(path: Path, number: int, violations: Sequence[Violation]) -> list[str]:

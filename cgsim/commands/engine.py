@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from cgsim.commands.runs import BackendOpt, SchedulerOpt
+from cgsim.commands.runs import BackendOpt, DebugOpt, PdbOpt, SchedulerOpt
 from cgsim.errors import ConfigError, RecordError
 from cgsim.games.contract import AnyGame
 from cgsim.games.registry import DEFAULT_GAME, get_game
@@ -131,6 +131,8 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option(help="Write the game as one self-contained page to browse in a browser."),
         ] = None,
+        debug: DebugOpt = False,
+        pdb: PdbOpt = False,
     ) -> None:
         """Play one game and print its result table.
 
@@ -140,7 +142,8 @@ def register(app: typer.Typer) -> None:
         or in the --out folder). With --out the game joins the folder's earlier games
         (refused, exit 2, when they were played with another game, seats, rules or
         components); a game a person quit is stored unfinished, like a game ended in
-        error.
+        error. With --debug the game is played here and a bot's fault is shown with its
+        full traceback (--pdb: in the debugger) instead of as one line.
         """
         from cgsim.play.bot_registry import resolve_bot
         from cgsim.play.human import Console, Table, human_spec
@@ -178,6 +181,11 @@ def register(app: typer.Typer) -> None:
                 "--human and --html: keep the record (--record FILE), then "
                 "'cgsim replay FILE --html PAGE'"
             )
+        debug = debug or pdb
+        if debug and (humans or isolate):
+            other = "--human" if humans else "--isolate"
+            raise ConfigError(f"--debug and {other}: --debug is for a game of bots played here")
+        playing = Playing(isolate, time_limit, debug, pdb)
         table = Table(Console())
         seat_bots = [
             human_spec(table, logs=seat == humans[0]) if seat in humans else resolve_bot(name, game)
@@ -195,9 +203,7 @@ def register(app: typer.Typer) -> None:
                 require_output_file(target, "--record")
                 _play_with_people(the_game, rules, spec, seat_bots, table, target)
             else:
-                played = _play_by_bots(
-                    the_game, rules, spec, seat_bots, Playing(isolate, time_limit), shown
-                )
+                played = _play_by_bots(the_game, rules, spec, seat_bots, playing, shown)
                 _exit_if_error(played)
             return
         from cgsim.play.session import Setup, open_session
@@ -209,7 +215,6 @@ def register(app: typer.Typer) -> None:
             if humans:
                 _play_with_people(the_game, rules, session.spec, seat_bots, table, record, session)
             else:
-                playing = Playing(isolate, time_limit)
                 _exit_if_error(
                     _play_by_bots(the_game, rules, session.spec, seat_bots, playing, shown, session)
                 )
@@ -254,7 +259,7 @@ def register(app: typer.Typer) -> None:
         """Replay a recorded game through the engine and render it turn by turn, with the
         game's notation and the moves played (or, with --html, as a page)."""
         from cgsim.games.checkers import is_stopped
-        from cgsim.games.narrate import end_meaning, tell
+        from cgsim.games.narrate import end_meaning, fault_text, tell
         from cgsim.games.recordio import read_record
 
         check_int("--index", index, 1, MAX_GAMES)
@@ -275,6 +280,11 @@ def register(app: typer.Typer) -> None:
                 typer.echo(line)
         except RecordError as error:
             raise RecordError(f"{where}: {error}") from None
+        fault = fault_text(data)
+        if fault is not None:
+            typer.echo(f"\nresult: none, the game ended in error: {fault}")
+            typer.echo("(the record goes as far as the game went)")
+            return
         if is_stopped(data):
             typer.echo(
                 "\nresult: none, the game was stopped before its end (the record goes this far)"
@@ -425,8 +435,10 @@ def _print_result(info: Any, game_row: dict[str, Any], seat_rows: Sequence[dict[
         )
     end = str(game_row.get("end"))
     meaning = end_meaning(info, end)
+    turns = game_row.get("turns")
+    length = "not finished" if turns is None else f"turns: {turns}"
     typer.echo(f"score: {info.score_unit.label()}; rank 1 is first, tied seats share a place")
-    typer.echo(f"end: {end}, turns: {game_row.get('turns')}, seed: {game_row.get('seed')}")
+    typer.echo(f"end: {end}, {length}, seed: {game_row.get('seed')}")
     if meaning:
         typer.echo(f"  {end}: {meaning}")
 
@@ -460,21 +472,24 @@ def _play_by_bots(
     shown: Shown,
     session: Session | None = None,
 ) -> Batch:
-    """Play one game of bots, in a worker process (or here, to debug it); print (and
-    store) its result, and return it."""
+    """Play one game of bots in a worker process (here with ``playing.debug``: a bot's
+    fault is raised, shown with its traceback, and ends the command); print (and store)
+    its result, and return it."""
     import json
     import time
 
     from cgsim.games.recordio import write_record
+    from cgsim.play.foreground import debugging, play_one_here
     from cgsim.play.pool import WorkerContext, play_in_worker
 
     start = time.perf_counter()
+    context = WorkerContext(
+        game.info.id, rules, tuple(bots), True, playing.time_limit, playing.isolate
+    )
     if playing.debug:
-        played = _play_here(game, rules, spec, bots, playing)
+        with debugging(playing.pdb):
+            played = play_one_here(context, spec)
     else:
-        context = WorkerContext(
-            game.info.id, rules, tuple(bots), True, playing.time_limit, playing.isolate
-        )
         played = play_in_worker(context, spec)
     if session is not None:
         session.add(played, time.perf_counter() - start)
@@ -486,7 +501,13 @@ def _play_by_bots(
         seat = game_row.get("error_seat")
         who = f"seat {seat} ({bots[seat].label}): " if seat is not None else ""
         typer.echo(f"game ended in error: {who}{error}", err=True)
-    if shown.show and data is not None and error is None:
+        if seat is not None and not playing.isolate:
+            typer.echo(
+                "  the bot's full traceback: the same command with --debug "
+                "(--pdb opens the debugger at the fault)",
+                err=True,
+            )
+    if shown.show and data is not None:
         from cgsim.games.narrate import tell
 
         for line in tell(game, data):
@@ -508,47 +529,6 @@ def _exit_if_error(played: Batch) -> None:
     """Exit 1 when the game ended in error (its error is printed already)."""
     if played.games.row(0).get("error") is not None:
         raise typer.Exit(1)
-
-
-def _play_here(
-    game: AnyGame, rules: Any, spec: GameSpec, bots: Sequence[BotSpec], playing: Playing
-) -> Batch:
-    """Play one game in this process with its fault raised, its traceback reaching into
-    the bot's code; with ``pdb``, the debugger opens at the fault first."""
-    from cgsim.play.match import play_game
-    from cgsim.play.pool import Batch
-
-    try:
-        outcome = play_game(
-            game,
-            rules,
-            spec.seed,
-            bots,
-            True,
-            playing.time_limit,
-            game_id=spec.game_id,
-            block=spec.block,
-            bot_seed=spec.bot_seed,
-            debug=True,
-        )
-    except Exception as error:
-        if not playing.pdb:
-            raise
-        _post_mortem(error)
-        raise typer.Exit(1) from None
-    return Batch.of([outcome])
-
-
-def _post_mortem(error: BaseException) -> None:
-    """Print the fault's traceback and open the debugger where it arose: in the bot's own
-    code when the loop wrapped a bot's exception (its cause), or where a late bot was
-    stopped (the timeout the fault replaced)."""
-    import pdb
-    import traceback
-
-    traceback.print_exception(error)
-    origin = error.__cause__ or error.__context__ or error
-    pdb.post_mortem(origin.__traceback__)
 
 
 def _say_stored(say: Any, session: Session, what: str) -> None:

@@ -81,6 +81,18 @@ IsolateOpt = Annotated[
     ),
 ]
 
+DebugOpt = Annotated[
+    bool,
+    typer.Option(
+        "--debug",
+        help="Play here and stop at the first bot fault, showing the bot's own exception "
+        "with its full traceback",
+    ),
+]
+PdbOpt = Annotated[
+    bool, typer.Option("--pdb", help="As --debug, then open the Python debugger at the fault")
+]
+
 
 def write_report_if_available(results_dir: Path) -> None:
     """Write the report of a results directory, when the report module is installed."""
@@ -99,17 +111,28 @@ def play(
     fail_fast: bool,
     fresh: bool,
     no_report: bool,
+    debug: bool = False,
+    pdb: bool = False,
 ) -> None:
-    """Load, plan, run, summarise, report; exit with the run's code."""
+    """Load, plan, run, summarise, report; exit with the run's code. ``debug`` (or
+    ``pdb``) plays here and stops at the first bot fault, shown with its traceback."""
     config = load_config(config_path, overrides)
     plan = plan_for(config, command)
     check_resumable(config, plan, fresh=fresh)
 
     def header(workers: int) -> None:
         where = f"results in {config.results_dir}"
-        typer.echo(f"{plan.description}; {workers} worker{'s' * (workers > 1)}; {where}", err=True)
+        place = "here, stopping at the first bot fault" if debug or pdb else f"{workers} worker"
+        plural = "s" * (workers > 1 and not (debug or pdb))
+        typer.echo(f"{plan.description}; {place}{plural}; {where}", err=True)
 
-    result = run_games(config, plan, fresh=fresh, fail_fast=fail_fast, announce=header)
+    from cgsim.play.foreground import debugging
+
+    kept = "the games played before it are kept: the same command without --debug finishes the run"
+    with debugging(pdb, after=kept):
+        result = run_games(
+            config, plan, fresh=fresh, fail_fast=fail_fast, announce=header, debug=debug or pdb
+        )
     typer.echo(format_summary(result))
     if result.status == "interrupted":
         raise typer.Exit(EXIT_INTERRUPTED)
@@ -136,6 +159,8 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
         isolate: IsolateOpt = False,
         backend: BackendOpt = None,
         scheduler: SchedulerOpt = None,
+        debug: DebugOpt = False,
+        pdb: PdbOpt = False,
     ) -> None:
         pool = [spec for value in bots or [] for spec in split_bot_list(value)]
         overrides = {
@@ -148,7 +173,16 @@ def _play_command(command: Literal["run", "tournament"], doc: str) -> Callable[.
             "isolate": isolate or None,
         }
         with using_backend(backend, scheduler):
-            play(command, config, overrides, fail_fast=fail_fast, fresh=fresh, no_report=no_report)
+            play(
+                command,
+                config,
+                overrides,
+                fail_fast=fail_fast,
+                fresh=fresh,
+                no_report=no_report,
+                debug=debug,
+                pdb=pdb,
+            )
 
     play_command.__doc__ = doc
     if command == "run":  # a run plays the config's seats: no pool to name

@@ -54,6 +54,24 @@ def end_meaning(info: GameInfo, end: str) -> str:
     return next((term.meaning for term in info.ends if term.word == end), "")
 
 
+def fault_text(record: Mapping[str, Any]) -> str | None:
+    """Why the recorded game ended in error, from its ``error``: ``seat 1 (mybot:Bot):
+    AssertionError: ...; turn 12, decision 34; at mybot.py:41 in score_tile`` (control
+    characters escaped: a record is untrusted); None for a record without one."""
+    fault = record.get("error")
+    if not isinstance(fault, Mapping):
+        return None
+    seat = fault.get("seat")
+    seats = record.get("seats")
+    who = "the engine"
+    if type(seat) is int and isinstance(seats, list) and 0 <= seat < len(seats):
+        entry = seats[seat]
+        bot = entry.get("bot") if isinstance(entry, Mapping) else None
+        who = f"seat {seat} ({bot})"
+    text = f"{who}: {fault.get('reason')}"
+    return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in text)
+
+
 def turn_label(game: AnyGame, turn: int, state: Any) -> str:
     """``setup``, ``turn 12`` or ``final``."""
     if game.is_terminal(state):

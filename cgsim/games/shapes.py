@@ -280,3 +280,16 @@ def strings(*choices: str) -> OneOf:
 def cell(size: int) -> Tuple:
     """A ``[row, col]`` cell of a ``size`` x ``size`` grid."""
     return Tuple((Int(0, size - 1), Int(0, size - 1)))
+
+
+FAULT = Obj(
+    {"reason": Str(1000)},
+    {
+        "seat": Nullable(Int(0, 3)),
+        "turn": Nullable(Int(0, 1_000_000)),
+        "decision": Nullable(Int(0, 10_000_000)),
+    },
+)
+"""The ``error`` a run adds to the record of a game that ended in error, in every game's
+format: why (the fault's one line), the faulty seat (null: the engine's), and the turn
+and decision it happened at, when known. The record goes as far as the game went."""

@@ -21,10 +21,12 @@ import json
 import os
 import pkgutil
 import sys
+import traceback
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 from typing import Any, TypeGuard
 
 from pydantic import BaseModel, ValidationError
@@ -92,7 +94,10 @@ def _builtin_bots() -> dict[str, type[Bot]]:
         try:
             module = importlib.import_module(module_name)
         except Exception as error:
-            warnings.warn(f"bot module {module_name} cannot be imported: {error}", stacklevel=2)
+            warnings.warn(
+                f"bot module {module_name} cannot be imported: {import_failure(error)}",
+                stacklevel=2,
+            )
             continue
         for value in vars(module).values():
             if _is_bot_class(value) and value.__module__ == module_name and value.name:
@@ -106,7 +111,10 @@ def _plugin_bots() -> dict[str, tuple[type[Bot], str]]:
         try:
             value = entry.load()
         except Exception as error:
-            warnings.warn(f"bot plugin {entry.name} cannot be loaded: {error}", stacklevel=2)
+            warnings.warn(
+                f"bot plugin {entry.name} cannot be loaded: {import_failure(error)}",
+                stacklevel=2,
+            )
             continue
         if not _is_bot_class(value):
             warnings.warn(f"bot plugin {entry.name} ({entry.value}) is not a Bot", stacklevel=2)
@@ -240,14 +248,45 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return target, parse_params(parts[2], spec)
 
 
+def _shown_path(filename: str) -> str:
+    """A source file as a person would type it: from the working folder when inside it."""
+    path = Path(filename)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (OSError, ValueError):
+        return filename
+
+
+def import_failure(error: BaseException) -> str:
+    """Why a module did not import, as one line naming the file and line at fault: the
+    syntax error's place, or the innermost frame of the module's own code that raised
+    (an import of a missing dependency); the import machinery's frames never count."""
+    if isinstance(error, SyntaxError) and error.filename:
+        where = f"{_shown_path(error.filename)}:{error.lineno}: "
+        return f"{where}{type(error).__name__}: {error.msg}"
+    machinery = Path(importlib.__file__).parent
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if not frame.filename.startswith("<")
+        and machinery not in Path(frame.filename).parents
+        and Path(frame.filename) != Path(__file__)
+    ]
+    message = " ".join(str(error).split())
+    text = f"{type(error).__name__}: {message}" if message else type(error).__name__
+    if not frames:
+        return text
+    return f"{_shown_path(frames[-1].filename)}:{frames[-1].lineno}: {text}"
+
+
 def _load_class(target: str) -> type[Bot]:
     module_name, _, class_name = target.partition(":")
     _importable_from_working_directory()
     try:
         module = importlib.import_module(module_name)
-    except ImportError as error:
+    except (Exception, SystemExit) as error:
         raise UnknownBotError(
-            f"bot {target!r}: cannot import module {module_name!r} ({error})"
+            f"bot {target!r}: cannot import module {module_name!r}: {import_failure(error)}"
         ) from None
     value = getattr(module, class_name, None)
     if value is None:

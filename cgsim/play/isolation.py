@@ -13,8 +13,9 @@ dies or hangs.
 
 The game's process trusts nothing a bot process sends: replies are small JSON objects
 (never pickles, which could run code), at most :data:`REPLY_LIMIT` bytes. A bot's
-exception comes back as its type name and message and is raised again under that name,
-so a game ends with the same error text as in the default mode; with a time limit the
+exception comes back as its type name and message, with the frames of the bot's code
+and its traceback, and is raised again under that name, so a game ends with the same
+error text as in the default mode; with a time limit the
 bot process runs the same alarm as a worker, and a bot process that does not answer
 within the limit plus a grace is killed. The rules travel once, when the process
 starts: observations refer to them by name, so a decision costs one small round trip.
@@ -50,8 +51,10 @@ from multiprocess.connection import Connection
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame
 from cgsim.games.loop import REASON_LIMIT, BotFault, EngineFault
+from cgsim.games.loop.faults import Located
 from cgsim.games.loop.watch import grace_deadline
 from cgsim.play.bot_registry import BotSpec
+from cgsim.play.diagnosis import FRAMES_SHOWN, MESSAGE_LIMIT, bot_frames, traceback_text
 from cgsim.play.lifeline import exit_with_parent
 from cgsim.play.match import _on_alarm, _Referee
 
@@ -75,8 +78,13 @@ PARTS: dict[str, tuple[str, ...]] = {
 names the one that cannot be sent."""
 
 
-class RemoteError(Exception):
-    """An exception raised in a bot process, raised again here under its own name."""
+REPLY_TRACE = 32_000
+"""Characters of a bot's traceback a bot process sends (its end), within the reply limit."""
+
+
+class RemoteError(Located):
+    """An exception raised in a bot process, raised again here under its own name, with
+    the bot's frames and traceback as that process told them."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -138,6 +146,20 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _told(error: Located, reply: dict[str, Any]) -> Located:
+    """``error`` with the frames and traceback a bot process sent (bounded: the process
+    is not trusted), returned to be raised."""
+    where = reply.get("where")
+    if isinstance(where, list):
+        error.where = tuple(str(frame)[:MESSAGE_LIMIT] for frame in where[:FRAMES_SHOWN])
+    trace = reply.get("trace")
+    if isinstance(trace, str):
+        error.trace = trace[-REPLY_TRACE:]
+    if isinstance(error, BotFault) and reply.get("answered") is True:
+        error.answered = True
+    return error
+
+
 class _Host:
     """What runs in a bot process: one bot at a time, created afresh for each game."""
 
@@ -164,10 +186,19 @@ class _Host:
             else:
                 return {"fault": f"unknown request {kind!r}"}
         except BotFault as fault:
-            return {"fault": fault.reason}
+            told = {"fault": fault.reason, "answered": fault.answered}
+            return {**told, **self._located(fault.__cause__)}
         except BaseException as error:  # a bot's KeyboardInterrupt too: SIGINT is ignored
-            return {"raised": [type(error).__name__, _text(error)]}
+            return {"raised": [type(error).__name__, _text(error)], **self._located(error)}
         return {"ok": True}
+
+    def _located(self, error: BaseException | None) -> dict[str, Any]:
+        """Where in the bot's code ``error`` arose (its frames and traceback), for the
+        game's process to tell as it would of a bot in its own process."""
+        if error is None:
+            return {}
+        where = bot_frames(error, self.spec.cls)
+        return {"where": list(where), "trace": traceback_text(error)[-REPLY_TRACE:]}
 
     def _bot(self) -> Bot:
         if self.bot is None:
@@ -187,6 +218,8 @@ class _Host:
         for index, candidate in enumerate(legal):
             if candidate == action:
                 return {"action": index}
+        if type(action) is int:  # the game's process judges it as it would its own bot's
+            return {"chosen": action}
         return {"illegal": repr(action)}
 
 
@@ -385,13 +418,17 @@ class BotProcess:
             what, why = found
             raise EngineFault(f"cannot send {what} to the bot's process: {why}")
         if "fault" in reply:
-            raise BotFault(seat, str(reply["fault"])[:REASON_LIMIT], self.name)
+            raise _told(BotFault(seat, str(reply["fault"])[:REASON_LIMIT], self.name), reply)
         raised = reply.get("raised")
         if isinstance(raised, list) and len(raised) == 2:
-            raise _remote_error(str(raised[0])[:100])(str(raised[1]))
+            raise _told(_remote_error(str(raised[0])[:100])(str(raised[1])), reply)
         if "illegal" in reply:
-            text = str(reply["illegal"])
-            raise BotFault(seat, f"illegal action {text} (not among the legal actions)", self.name)
+            text = str(reply["illegal"])[:REASON_LIMIT]
+            fault = BotFault(
+                seat, f"illegal action {text} (not among the legal actions)", self.name
+            )
+            fault.answered = True
+            raise fault
         return reply
 
 
@@ -412,6 +449,9 @@ class IsolatedBot(Bot):
         reply = self.process.call(
             self.seat_of, ("choose", self.seat, state, legal_actions, rng_state)
         )
+        chosen = reply.get("chosen")
+        if type(chosen) is int:  # not a legal action: the loop says so, as of any bot
+            return chosen
         index = reply.get("action")
         if not isinstance(index, int) or not 0 <= index < len(legal_actions):
             raise BotFault(self.seat_of, "its process sent no action", self.process.name)

@@ -9,7 +9,9 @@ seat and the reason, and an exception of the engine itself is recorded as
 knows which seat's code runs, so even a ``KeyboardInterrupt`` or another
 ``BaseException`` raised by a bot (where SIGINT is ignored, as in a worker: there it
 cannot be the user's) is that seat's error. Either way the caller gets rows and the run
-goes on.
+goes on: the fault told in one line for the bot's author, its full traceback, and with
+records on the record up to the fault (``cgsim.play.diagnosis``). With ``debug`` the
+fault is raised instead, for a debugger.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from cgsim.games.loop import BotFault, EngineFault, bot_name, describe
 from cgsim.games.loop.rows import finished_rows, game_row, seat_row
 from cgsim.games.loop.watch import BotWatch
 from cgsim.play.bot_registry import BotSpec
+from cgsim.play.diagnosis import diagnose, traceback_text
 from cgsim.play.seeds import seat_seed
 
 ERROR_END = "error"
@@ -60,6 +63,8 @@ class GameError:
 
     reason: str
     seat: int | None
+    trace: str = ""
+    """The full traceback, as text, for the run's ``errors`` folder ('' for none)."""
 
 
 @dataclass(slots=True)
@@ -108,14 +113,38 @@ class _Referee:
             finally:
                 if self.alarm:
                     signal.setitimer(signal.ITIMER_REAL, 0)
-        except DecisionTimeout:
-            reason = f"exceeded the time limit of {self.limit:g} s"
-            raise BotFault(seat, reason, bot_name(bot)) from None
+        except DecisionTimeout as timeout:
+            took = time.perf_counter() - start
+            reason = f"exceeded the time limit of {self.limit:g} s (stopped after {took:.3f} s)"
+            raise BotFault(seat, reason, bot_name(bot)) from timeout
         elapsed = time.perf_counter() - start
         if elapsed > self.limit:
             reason = f"took {elapsed:.3f} s, over the time limit of {self.limit:g} s"
-            raise BotFault(seat, reason, bot_name(bot))
+            late = BotFault(seat, reason, bot_name(bot))
+            late.answered = True
+            raise late
         return action
+
+
+class _Recording:
+    """The game's recorder and the last state it was given: a game that ends in error
+    keeps its record up to the fault."""
+
+    def __init__(self, recorder: Any, state: Any) -> None:
+        self.recorder = recorder
+        self.state = state
+
+    def step(self, before: Any, action: Action, after: Any) -> None:
+        self.recorder.step(before, action, after)
+        self.state = after
+
+    def finish(self, final: Any) -> dict[str, Any]:
+        data: dict[str, Any] = self.recorder.finish(final)
+        return data
+
+    def so_far(self) -> dict[str, Any]:
+        """The record of the game as far as it went."""
+        return self.finish(self.state)
 
 
 def _play(
@@ -128,9 +157,20 @@ def _play(
     max_actions: int | None,
     record: bool,
     watch: BotWatch,
+    kept: list[_Recording],
 ) -> tuple[GameResult, GameSummary, dict[str, Any] | None]:
     """Play the game; its summary comes from its record when the record is kept, else
-    from the game's tally (the same summary, without building the record)."""
+    from the game's tally (the same summary, without building the record). The record
+    being built is put in ``kept`` first, for the caller to finish if the game fails."""
+    state = game.new_game(rules, seed)
+    # The game's summary is built as it goes: by its tally, or by its recorder.
+    folder: Any
+    if record:
+        seat_data = [{"bot": spec.name, "params": spec.params_dict()} for spec in specs]
+        folder = _Recording(game.recorder(rules, seed, seat_data, state), state)
+        kept.append(folder)
+    else:
+        folder = game.tally(rules, state)
     bots: list[Bot] = []
     for seat, spec in enumerate(specs):
         watch.enter(seat)
@@ -142,15 +182,7 @@ def _play(
             raise BotFault(seat, f"cannot be created: {describe(error)}", spec.name) from error
         watch.leave()
     rngs = [random.Random(s) for s in seat_seeds]
-    state = game.new_game(rules, seed)
     cap = MAX_ACTIONS if max_actions is None else min(max_actions, MAX_ACTIONS)
-    # The game's summary is built as it goes: by its tally, or by its recorder.
-    folder: Any
-    if record:
-        seat_data = [{"bot": spec.name, "params": spec.params_dict()} for spec in specs]
-        folder = game.recorder(rules, seed, seat_data, state)
-    else:
-        folder = game.tally(rules, state)
     # A game's own tally is folded natively (``loop.Fold``); anything else through a hook.
     fold = folder if isinstance(folder, loop.Fold) else None
     final = loop.play(
@@ -181,8 +213,10 @@ def error_outcome(
     reason: str,
     seat: int | None,
     wall_time: float = 0.0,
+    trace: str = "",
 ) -> GameOutcome:
-    """Rows of a game that ended in error: no scores, no winner, the faulty seat last."""
+    """Rows of a game that ended in error: no scores, no winner, the faulty seat last
+    (``trace``: the fault's full traceback, if any)."""
     players = len(labels)
     row = game_row(
         game.info, game_id, block, seed, labels, (None, ERROR_END, [], wall_time, reason, seat)
@@ -194,7 +228,7 @@ def error_outcome(
         else:
             rank = float(players) if position == seat else players / 2
         seats.append(seat_row(game_id, block, position, labels, (0.0, rank, 0.0, ERROR_END)))
-    return GameOutcome(row, seats, {}, None, GameError(reason, seat))
+    return GameOutcome(row, seats, {}, None, GameError(reason, seat, trace))
 
 
 def play_game(
@@ -216,13 +250,15 @@ def play_game(
 
     ``seed`` deals the game; seat ``s`` gets ``random.Random(seat_seed(bot_seed, s))``
     (``bot_seed`` defaults to ``seed``). ``record`` keeps the game record in the outcome
-    (with ``game_id`` and ``block`` added). ``time_limit`` is seconds per decision, 0
-    for none; in the main thread an alarm also interrupts a bot that never returns.
+    (with ``game_id`` and ``block`` added), also of a game that ends in error (as far
+    as it went, with its ``error``). ``time_limit`` is seconds per decision, 0 for none;
+    in the main thread an alarm also interrupts a bot that never returns.
     ``max_actions`` ends a game that has not finished after that many actions as an
     engine error (never more than :data:`MAX_ACTIONS`). ``watch`` is told which seat's
     bot runs (a worker's shares it with the parent). Never raises for a bot's or the
-    engine's fault (see ``GameOutcome.error``), unless ``debug``: then the fault is
-    raised, its traceback reaching into the bot's code, for a person to inspect.
+    engine's fault (see ``GameOutcome.error``), unless ``debug``: then the bot's own
+    exception is raised again with its traceback (a ``BotFault`` for an illegal action
+    or a timeout), and so is the engine's, for a debugger to open at the fault.
     """
     block = game_id if block is None else block
     base = seed if bot_seed is None else bot_seed
@@ -234,30 +270,44 @@ def play_game(
     watch = watch if watch is not None else BotWatch()
     watch.timed = referee is not None
     watch.game(game_id)
+    kept: list[_Recording] = []
+    turn: int | None = None
+    decision: int | None = None
+    pending: BaseException | None = None
     start = time.perf_counter()
     try:
         result, summary, record_data = _play(
-            game, rules, seed, bots, referee, seat_seeds, max_actions, record, watch
+            game, rules, seed, bots, referee, seat_seeds, max_actions, record, watch, kept
         )
         row, seats, tables = finished_rows(
             game.info, game_id, block, seed, labels, result, summary, time.perf_counter() - start
         )
         outcome = GameOutcome(row, seats, tables, None, None)
     except BotFault as fault:
+        # Raised below, out of this handler: the bot's exception keeps its own context.
+        pending = _own_error(fault) if debug else None
+        seat = fault.seat
+        cls = bots[seat].cls if 0 <= seat < len(bots) else None
+        told = diagnose(game, fault, cls)
+        reason, trace, turn, decision = told.reason, told.trace, told.turn, told.decision
+    except EngineFault as fault:
         if debug:
             raise
-        reason, seat = fault.reason, fault.seat
-    except EngineFault as fault:
         reason, seat = f"engine: {fault}", None
+        trace = traceback_text(fault)
     except Exception as error:
         if debug:
             raise
         reason, seat = f"engine: {describe(error)}", None
+        trace = traceback_text(error)
     except BaseException as error:
         seat = watch.seat
         if debug or seat is None or not _raised_by_bot(error):
             raise
-        reason = describe(error)
+        raised = BotFault(seat, describe(error), labels[seat])
+        raised.__cause__ = error
+        told = diagnose(game, raised, bots[seat].cls)
+        reason, trace = told.reason, told.trace
     else:
         if record_data is not None:
             outcome.record = {**record_data, "game_id": game_id, "block": block}
@@ -266,7 +316,16 @@ def play_game(
         watch.game(None)
         if previous is not None:
             signal.signal(signal.SIGALRM, previous)
-    return error_outcome(
+    if pending is not None:
+        raise pending
+    so_far = None
+    if kept:
+        try:
+            so_far = kept[0].so_far()
+        except Exception as error:  # the engine's fault again: the game keeps no record
+            trace += f"\nThe record could not be finished: {describe(error)}\n"
+    who = "the engine" if seat is None else f"seat {seat} ({labels[seat]})"
+    outcome = error_outcome(
         game,
         game_id=game_id,
         block=block,
@@ -275,7 +334,21 @@ def play_game(
         reason=reason,
         seat=seat,
         wall_time=time.perf_counter() - start,
+        trace=f"game {game_id} (deal seed {seed}), {who}:\n{reason}\n\n{trace}",
     )
+    if so_far is not None:
+        fault_data = {"seat": seat, "reason": reason, "turn": turn, "decision": decision}
+        outcome.record = {**so_far, "game_id": game_id, "block": block, "error": fault_data}
+    return outcome
+
+
+def _own_error(fault: BotFault) -> BaseException:
+    """What a debugger should see of a fault: the bot's own exception when it raised one,
+    else the fault itself (an illegal action; a timeout, caused where the bot was)."""
+    cause = fault.__cause__
+    if cause is None or isinstance(cause, DecisionTimeout):
+        return fault
+    return cause
 
 
 def _raised_by_bot(error: BaseException) -> bool:

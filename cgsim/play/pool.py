@@ -80,6 +80,9 @@ class WorkerContext:
     time_limit: float
     isolate: bool = False
     """Each bot in a process of its own (:mod:`cgsim.play.isolation`)."""
+    debug: bool = False
+    """A bot's fault is raised, not contained (``play_game``'s ``debug``): for games
+    played in the foreground only."""
 
 
 @dataclass(slots=True)
@@ -90,6 +93,8 @@ class Batch:
     seats: Columns = field(default_factory=Columns)
     tables: dict[str, Columns] = field(default_factory=dict)
     records: list[tuple[int, str]] = field(default_factory=list)
+    traces: list[tuple[int, str]] = field(default_factory=list)
+    """The full traceback of each game that ended in error, by game id."""
     seconds: float = 0.0
     tampered: str | None = None
     """What a bot changed in the worker (see :class:`Seal`): the worker is spoiled."""
@@ -109,6 +114,11 @@ class Batch:
                 (outcome.game["game_id"], dumps(outcome.record))
                 for outcome in outcomes
                 if outcome.record is not None
+            ],
+            traces=[
+                (outcome.game["game_id"], outcome.error.trace)
+                for outcome in outcomes
+                if outcome.error is not None and outcome.error.trace
             ],
             seconds=seconds,
         )
@@ -133,6 +143,7 @@ class Batch:
         for name, rows in other.tables.items():
             self.tables.setdefault(name, Columns()).extend(rows)
         self.records.extend(other.records)
+        self.traces.extend(other.traces)
 
     def error_rows(self) -> list[Row]:
         """The games rows of the games that ended in error."""
@@ -187,6 +198,7 @@ class Player:
                 block=spec.block,
                 bot_seed=spec.bot_seed,
                 watch=watch,
+                debug=context.debug,
             )
         finally:
             self.watch.check = None

@@ -46,6 +46,7 @@ from cgsim.play.manifest import (
 __all__ = [
     "CHUNK_GLOB",
     "CORE_SCHEMAS",
+    "ERRORS_DIR",
     "EXTRA_TABLE_CORE",
     "GAMES_SCHEMA",
     "MANIFEST",
@@ -64,9 +65,12 @@ __all__ = [
     "table_dir",
     "table_names",
     "table_schemas",
+    "trace_path",
 ]
 
 TABLE_SUFFIX = ".parquet"
+ERRORS_DIR = "errors"
+"""The full traceback of each game that ended in error: ``errors/GAME_ID.txt``."""
 CHUNK_GLOB = "chunk-*.parquet"
 CHUNK_NAME = re.compile(r"chunk-(\d{6,})\.parquet")
 READ_ERRORS = (pl.exceptions.PolarsError, OSError, PanicException)
@@ -76,6 +80,11 @@ READ_ERRORS = (pl.exceptions.PolarsError, OSError, PanicException)
 def table_dir(results: Path, table: str) -> Path:
     """The folder holding the chunks of ``table`` (e.g. ``games``)."""
     return Path(results) / f"{table}{TABLE_SUFFIX}"
+
+
+def trace_path(results: Path, game_id: int) -> Path:
+    """Where the full traceback of game ``game_id`` of a run is kept (if it ended in error)."""
+    return Path(results) / ERRORS_DIR / f"{game_id}.txt"
 
 
 def chunk_files(results: Path, table: str) -> list[Path]:

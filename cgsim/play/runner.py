@@ -29,14 +29,15 @@ import polars as pl
 from cgsim.errors import CgsimError
 from cgsim.games.contract import AnyGame, Row, Schema
 from cgsim.games.registry import get_game
-from cgsim.play.backend import BackendLost, prepare, with_backend
+from cgsim.play.backend import BackendLost, Place, prepare, with_backend
 from cgsim.play.config import RunConfig
+from cgsim.play.foreground import ForegroundPlace
 from cgsim.play.manifest import read_manifest_data
 from cgsim.play.match import ERROR_END
 from cgsim.play.paths import require_output_dir
 from cgsim.play.pool import Batch, TaskSource, WorkerContext
 from cgsim.play.progress import Progress
-from cgsim.play.results import Results, open_results, table_schemas
+from cgsim.play.results import Results, open_results, table_schemas, trace_path
 from cgsim.play.schedules import Plan
 from cgsim.play.storage import ResultsStore, TableSchemas, resume_conflicts
 from cgsim.version import __version__
@@ -287,6 +288,7 @@ def run_games(
     fail_fast: bool = False,
     progress: bool | None = None,
     announce: Callable[[int], object] | None = None,
+    debug: bool = False,
 ) -> RunResult:
     """Play the plan's missing games into ``config.results_dir`` and update its manifest.
 
@@ -301,13 +303,17 @@ def run_games(
     None a bar on a terminal and a line every few seconds elsewhere, True a bar, False
     nothing. ``announce`` hears the number of worker processes used, before the first
     game. The results folder is checked first (``ConfigError`` when it cannot be written).
+    ``debug`` plays the games here, one at a time, and stops at the first bot fault: the
+    games before it are kept, then the bot's exception is raised with its traceback
+    (:mod:`cgsim.play.foreground`).
     """
     game = get_game(config.game)
     config = with_backend(config)
     context = WorkerContext(
         config.game, plan.rules, plan.bots, config.records, config.time_limit, config.isolate
     )
-    place = prepare(config, context)  # a backend that cannot be used: nothing written
+    # A backend that cannot be used: nothing written.
+    place: Place = ForegroundPlace() if debug else prepare(config, context)
     require_output_dir(config.results_dir, "results folder")
     store = ResultsStore(config.results_dir)
     manifest = new_manifest(config, plan, game)
@@ -328,6 +334,7 @@ def run_games(
     schemas = TableSchemas.from_schema(schema)
     shown = Progress(total, total - remaining, config.name, progress, sys.stderr)
     status, played, first_error, note = "complete", 0, None, None
+    fault: BaseException | None = None
     start = time.perf_counter()
     kept_at = time.monotonic()
     try:
@@ -336,6 +343,7 @@ def run_games(
             del buffers[index]  # only once written: an interrupted write keeps it partial
         with place.pool(context, remaining) as pool:
             for batch in pool.results(TaskSource(plan.schedule, todo, workers)):
+                store.write_traces(batch.traces)
                 index = batch.games.data["game_id"][0] // config.chunk_size
                 buffers[index].batch.extend(batch)
                 played += batch.games.count
@@ -355,6 +363,10 @@ def run_games(
         status = "interrupted"
     except BackendLost as lost:
         status, note = "lost", str(lost)
+    except (Exception, SystemExit) as error:
+        if not debug or isinstance(error, CgsimError):
+            raise
+        status, fault = "stopped", error  # raised once the games before it are kept
     finally:
         shown.close()
     wall = time.perf_counter() - start
@@ -369,6 +381,8 @@ def run_games(
         "timings": add_timings(manifest["timings"], wall, played, workers),
     }
     store.write_manifest(manifest)
+    if fault is not None:
+        raise fault
     return RunResult(
         results_dir=store.path,
         command=plan.command,
@@ -437,6 +451,9 @@ def format_summary(result: RunResult) -> str:
         lines.append(
             f"first error: game {error['game_id']} (seed {error['seed']}), {who}: {error['error']}"
         )
+        trace = trace_path(result.results_dir, error["game_id"])
+        if trace.is_file():
+            lines.append(f"  its full traceback: {trace}")
     if result.status == "interrupted":
         lines.append("interrupted: every finished game is kept; run the same command to resume")
     if result.status == "lost":

@@ -90,6 +90,7 @@ class Session:
         manifest |= {"games_done": done, "status": "running", "finished": None}
         self.store.write_manifest(manifest)
         schemas = TableSchemas.from_schema(self.game.schema(self.plan.rules))
+        self.store.write_traces(batch.traces)
         write_batch(self.store, schemas, self.spec.game_id, batch)
         status = "complete" if done + 1 == manifest["games_planned"] else "interrupted"
         manifest |= {

@@ -7,13 +7,15 @@ written to a hidden temporary name and renamed (atomic), and a chunk's ``games``
 written last, so its presence marks the chunk complete, and a chunk's content never
 depends on worker count or timing. When a run stops (Ctrl-C, ``--fail-fast``) the
 finished games of incomplete chunks go to ``partial/chunk-000007/``, which readers never
-see; the next run reloads them and plays only the games still missing.
+see; the next run reloads them and plays only the games still missing. The full
+traceback of each game that ended in error is kept in ``errors/GAME_ID.txt``.
 Each table keeps one schema for the whole run (core columns, then the game's), so all
 chunks scan together even when some hold only games that ended in error.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -30,6 +32,7 @@ from cgsim.play.manifest import read_manifest_data
 from cgsim.play.results import (
     CHUNK_GLOB,
     CORE_SCHEMAS,
+    ERRORS_DIR,
     EXTRA_TABLE_CORE,
     MANIFEST,
     READ_ERRORS,
@@ -39,6 +42,7 @@ from cgsim.play.results import (
     chunk_index,
     table_dir,
     table_schemas,
+    trace_path,
 )
 
 RECORDS_DIR = "records"
@@ -230,7 +234,7 @@ class ResultsStore:
 
     def has_data(self) -> bool:
         """Whether any chunk of any table, record or partial chunk has been written."""
-        folders = [self.path / RECORDS_DIR, self.path / PARTIAL_DIR]
+        folders = [self.path / RECORDS_DIR, self.path / PARTIAL_DIR, self.path / ERRORS_DIR]
         return any(any(folder.glob(CHUNK_GLOB)) for folder in self.table_folders()) or any(
             folder.is_dir() and any(folder.iterdir()) for folder in folders
         )
@@ -246,18 +250,26 @@ class ResultsStore:
             shutil.rmtree(folder)
         shutil.rmtree(self.path / RECORDS_DIR, ignore_errors=True)
         shutil.rmtree(self.path / PARTIAL_DIR, ignore_errors=True)
+        shutil.rmtree(self.path / ERRORS_DIR, ignore_errors=True)
         self.manifest_path.unlink(missing_ok=True)
 
     def remove_temporary_files(self) -> None:
         """Delete temporary files a killed process left behind (never complete chunks)."""
         folders = [*self.table_folders(), self.path / RECORDS_DIR, self.path / PARTIAL_DIR]
-        for folder in [*folders, self.path]:
+        for folder in [*folders, self.path / ERRORS_DIR, self.path]:
             if folder.is_dir():
                 for leftover in folder.glob(".*.tmp"):
                     if leftover.is_dir():
                         shutil.rmtree(leftover, ignore_errors=True)
                     else:
                         leftover.unlink(missing_ok=True)
+
+    def write_traces(self, traces: Sequence[tuple[int, str]]) -> None:
+        """Keep the full traceback of each game that ended in error, as soon as it is in
+        (a game played again writes the same text over it)."""
+        for game_id, text in traces:
+            path = trace_path(self.path, game_id)
+            _write_atomic(path, functools.partial(_write_text, text=text))
 
     def write_partial(
         self,

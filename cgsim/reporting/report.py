@@ -22,6 +22,7 @@ from cgsim.games.contract import GameInfo, ScoreUnit
 from cgsim.games.narrate import ERROR_END
 from cgsim.play.results import (
     CORE_SCHEMAS,
+    ERRORS_DIR,
     GAMES_SCHEMA,
     MANIFEST,
     SEATS_SCHEMA,
@@ -29,6 +30,7 @@ from cgsim.play.results import (
     read_manifest,
     scan,
     table_names,
+    trace_path,
 )
 from cgsim.reporting import plots
 from cgsim.reporting.balance import (
@@ -694,13 +696,21 @@ class _Builder:
             .sort("game_id")
             .collect()
         )
+        traces = [
+            f"{ERRORS_DIR}/{game_id}.txt" if trace_path(self.results, game_id).is_file() else None
+            for game_id in errors["game_id"].to_list()
+        ]
+        errors = errors.with_columns(pl.Series("traceback", traces, dtype=pl.String()))
         self.tables["errors"] = errors
         tables = ("end_status", "errors") if errors.height else ("end_status",)
         text = "How games ended."
         if errors.height:
             text += (
                 f" {errors.height} games stopped on a bot error (the bot loses the game) or "
-                "because a person quit; they are left out of outcome statistics."
+                "because a person quit; they are left out of outcome statistics. A bot's "
+                "error names the turn and decision it happened at and the innermost lines "
+                "of the bot's own code; the full traceback is in the results folder's file "
+                "named under traceback."
             )
             self.notes.append(f"{errors.height} games ended in an error; see Errors.")
         self.sections.append(Section("End status and errors", text, tables))

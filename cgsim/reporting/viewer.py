@@ -15,7 +15,7 @@ from typing import Any
 
 from cgsim.errors import ConfigError
 from cgsim.games.contract import AnyGame, Pictured
-from cgsim.games.narrate import end_meaning, turn_label
+from cgsim.games.narrate import end_meaning, fault_text, turn_label
 
 PLACEHOLDERS = ("/*TITLE*/", "/*DATA*/", "/*DRAWING*/")
 
@@ -55,6 +55,7 @@ def viewer_data(game: AnyGame, record: Mapping[str, Any]) -> dict[str, Any]:
         "legend": [[term.word, term.meaning] for term in info.notation],
         "result": result,
         "end_meaning": end_meaning(info, end) if end else "the game was not finished",
+        "fault": fault_text(record),
         "steps": steps,
     }
 

@@ -324,6 +324,9 @@ def _replay(record: Mapping[str, Any], position: _Position) -> Iterator[tuple[in
         if shown != state.turn and state.phase != Phase.CORNERS:
             shown = state.turn
             yield state.turn, state
+        if stopped and state.phase == Phase.CORNERS and not _chose_corners(record, state.seat):
+            yield state.turn, state  # stopped while this seat's child chose its corners
+            return
         event = stream[at][2] if at < len(stream) else {"e": "end of record"}
         action = _action_for(state, event, record)
         try:
@@ -344,6 +347,11 @@ def _replay(record: Mapping[str, Any], position: _Position) -> Iterator[tuple[in
         )
     _check_result(record, state)
     yield state.turn, state
+
+
+def _chose_corners(record: Mapping[str, Any], seat: int) -> bool:
+    """Whether the record's setup has the corners the child of ``seat`` chose."""
+    return any(cat["seat"] == seat for cat in record["setup"]["corner_cats"])
 
 
 def _check_result(record: Mapping[str, Any], state: State) -> None:

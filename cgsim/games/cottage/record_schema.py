@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cgsim.games.shapes import (
+    FAULT,
     Anything,
     Bool,
     Int,
@@ -170,9 +171,10 @@ RECORD: Shape = Obj(
         "setup": SETUP,
         "turns": ListOf(TURN, 0, 100_000),
     },
-    {"game": strings(GAME), "engine_version": NAME, "result": RESULT},
+    {"game": strings(GAME), "engine_version": NAME, "result": RESULT, "error": FAULT},
 )
-"""A whole record; ``result`` is absent from the record of a game stopped in error."""
+"""A whole record; ``result`` is absent from the record of a game stopped before its end
+(a person quit, or a fault: then ``error`` says which)."""
 
 
 def validate_record(record: Any) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cgsim.games.shapes import (
+    FAULT,
     Anything,
     Either,
     Int,
@@ -145,7 +146,7 @@ RECORD: Shape = Obj(
         "turns": ListOf(TURN, 1, 1_000_000),
         "result": RESULT,
     },
-    {"version": NAME},
+    {"version": NAME, "error": FAULT},
 )
 
 

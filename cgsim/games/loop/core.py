@@ -30,7 +30,7 @@ from mypy_extensions import mypyc_attr
 
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action, AnyGame, GameResult
-from cgsim.games.loop.faults import BotFault, EngineFault, bot_name, describe
+from cgsim.games.loop.faults import BotFault, EngineFault, bot_name, raised
 from cgsim.games.loop.watch import BotWatch
 
 MAX_UNLIMITED: Final = 1 << 62
@@ -158,6 +158,14 @@ def _among(action: Any, legal: Sequence[Action]) -> bool:
     return action in legal
 
 
+def _illegal(seat: int, bot: Bot, action: Any) -> BotFault:
+    """The fault of a bot that chose ``action``, which is not among the legal ones."""
+    reason = f"illegal action {action!r} (not among the legal actions)"
+    fault = BotFault(seat, reason, bot_name(bot))
+    fault.answered, fault.illegal, fault.action = True, True, action
+    return fault
+
+
 def _start(game: AnyGame, state: Any, bots: list[Bot], watch: BotWatch | None) -> None:
     """Tell every bot of the new game (its seat and what it sees)."""
     for seat, bot in enumerate(bots):
@@ -166,10 +174,13 @@ def _start(game: AnyGame, state: Any, bots: list[Bot], watch: BotWatch | None) -
             watch.enter(seat)
         try:
             bot.new_game(game, seat, view)
-        except (BotFault, EngineFault):
+        except EngineFault:
+            raise
+        except BotFault as fault:
+            fault.at(state, 0, None)
             raise
         except (Exception, SystemExit) as error:
-            raise BotFault(seat, describe(error), bot_name(bot)) from error
+            raise raised(seat, error, bot).at(state, 0, None) from error
         if watch is not None:
             watch.leave()
 
@@ -181,18 +192,22 @@ def _tell(
     seat: int,
     action: Action,
     watch: BotWatch | None,
+    decisions: int,
 ) -> None:
-    """Tell the bots that observe what ``seat`` did."""
+    """Tell the bots that observe what ``seat`` did (``decisions``: the game's so far)."""
     for watcher_seat, watcher in watchers:
         view = game.observation(after, watcher_seat)
         if watch is not None:
             watch.enter(watcher_seat)
         try:
             watcher.observe(view, seat, action)
-        except (BotFault, EngineFault):
+        except EngineFault:
+            raise
+        except BotFault as fault:
+            fault.at(after, decisions, None)
             raise
         except (Exception, SystemExit) as error:
-            raise BotFault(watcher_seat, describe(error), bot_name(watcher)) from error
+            raise raised(watcher_seat, error, watcher).at(after, decisions, None) from error
         if watch is not None:
             watch.leave()
 
@@ -213,8 +228,10 @@ def play(
     """Play ``state`` to its end with ``bots`` in seat order and return the final state.
 
     Seat ``s`` draws its randomness from ``rngs[s]``. Raises :class:`BotFault` for a
-    bot's failure (``new_game``, ``choose`` or ``observe``), and ``RuntimeError`` for a
-    state without legal actions or a game still running after ``max_actions`` actions.
+    bot's failure (``new_game``, ``choose`` or ``observe``), placed in the game
+    (``BotFault.at``: the state, the decision's number, the legal actions), and
+    ``RuntimeError`` for a state without legal actions or a game still running after
+    ``max_actions`` actions.
     """
     seated = list(bots)
     generators = list(rngs)
@@ -226,6 +243,7 @@ def play(
     observation = game.observation
     limit = MAX_UNLIMITED if max_actions is None else max_actions
     actions = 0
+    decisions = 0
     # Whatever a bot returns, until it is found among the legal actions: called through
     # Any, so compiled code takes the answer as it is (not as the declared int).
     action: Any
@@ -250,18 +268,21 @@ def play(
             view = observation(state, seat) if looks[seat] else None
             if watch is not None:
                 watch.enter(seat)
+            decisions += 1
             try:
                 if decide is None:
                     action = bot.choose(view, legal, generators[seat])
                 else:
                     action = ask(seat, bot, view, legal, generators[seat])
-            except (BotFault, EngineFault):
+            except EngineFault:
+                raise
+            except BotFault as fault:
+                fault.at(state, decisions, legal)
                 raise
             except (Exception, SystemExit) as error:
-                raise BotFault(seat, describe(error), bot_name(bot)) from error
+                raise raised(seat, error, bot).at(state, decisions, legal) from error
             if not _among(action, legal):  # may run the bot's code (its action's __eq__)
-                reason = f"illegal action {action!r} (not among the legal actions)"
-                raise BotFault(seat, reason, bot_name(bot))
+                raise _illegal(seat, bot, action).at(state, decisions, legal)
             if watch is not None:
                 watch.leave()
         after = engine.apply(state, action)
@@ -270,7 +291,7 @@ def play(
         if after_action is not None:
             after_action(state, action, after)
         if watchers:
-            _tell(game, after, watchers, seat, action, watch)
+            _tell(game, after, watchers, seat, action, watch, decisions)
         state = after
         actions += 1
         if actions >= limit and not engine.is_terminal(state):

@@ -38,7 +38,10 @@ def read_setup(record: Mapping[str, Any], out: list[Violation]) -> State | None:
         tiles, boards = _read_components(get(record, "components", "record"), bad)
         if rules is None or tiles is None or boards is None:
             return None
-        return _read_deal(get(record, "setup", "record"), players, rules, tiles, boards, bad)
+        # A game stopped before its first turn may have stopped while the children chose.
+        choosing = "result" not in record and not record.get("turns")
+        setup = get(record, "setup", "record")
+        return _read_deal(setup, players, rules, tiles, boards, bad, choosing)
     except Fatal as fatal:
         bad(fatal.message)
         return None
@@ -147,6 +150,7 @@ def _read_deal(
     tiles: dict[str, Tile],
     boards: dict[str, dict[str, tuple[str, ...]]],
     bad: Report,
+    choosing: bool,
 ) -> State | None:
     nursery = _read_nursery(get(setup, "nursery", "setup"))
     path = get(setup, "path", "setup")
@@ -172,7 +176,8 @@ def _read_deal(
         bad(f"setup.gardener.space is {gardener['space']!r}, expected 0")
     if get(gardener, "value", "setup.gardener") != rules.gardener_value:
         bad(f"setup.gardener.value is {gardener['value']!r}, rules say {rules.gardener_value}")
-    corner_cats = _read_corner_cats(get(setup, "corner_cats", "setup"), players, rules, bad)
+    raw_corners = get(setup, "corner_cats", "setup")
+    corner_cats = _read_corner_cats(raw_corners, players, rules, bad, choosing)
     cats, supply_cats, supply_pots = _read_counts(setup, players)
     for seat, count in enumerate(cats):
         if count != rules.start_cats:
@@ -249,7 +254,11 @@ def _read_beds(
     return beds
 
 
-def _read_corner_cats(raw: Any, players: int, rules: Rules, bad: Report) -> list[tuple[int, Cell]]:
+def _read_corner_cats(
+    raw: Any, players: int, rules: Rules, bad: Report, choosing: bool
+) -> list[tuple[int, Cell]]:
+    """The children's corner cats; while ``choosing`` (a game stopped before its first
+    turn) the children after the one that was choosing have none yet."""
     if not isinstance(raw, list):
         raise Fatal("setup.corner_cats: expected a list")
     cats: list[tuple[int, Cell]] = []
@@ -263,6 +272,8 @@ def _read_corner_cats(raw: Any, players: int, rules: Rules, bad: Report) -> list
         corners = [corner for owner, corner in cats if owner == seat]
         age = rules.children[seat]
         wanted = 0 if age is None else CORNER_CATS_BY_AGE[age] + (1 if players == 2 else 0)
+        if choosing and not corners:
+            continue
         if len(corners) != wanted or len(set(corners)) != len(corners):
             bad(
                 f"setup.corner_cats: seat {seat} (age {age}) has cats on {corners}; "

@@ -91,27 +91,30 @@ def test_study_never_faults_with_children(setup: tuple[list[int | None], int]) -
 @given(children_setups())
 def test_the_model_predicts_each_round_with_children(setup: tuple[list[int | None], int]) -> None:
     """Every seat played by the model's rules: from each main action of seat 0, the model
-    reaches the position at its next one exactly, corner cats and completing cats included
-    (the cat supply, which the model leaves out, lasts in these games)."""
+    reaches the position at its next one exactly, corner cats and completing cats included.
+    The model leaves out the cat supply, so a round in which it ran out is not compared
+    (four children of 5 empty it)."""
     children, seed = setup
     policy = ModelPolicy(Weights())
     rules = GAME.make_rules(len(children), {}, None, {"children": children})
     model = policy.model(rules)
     state: State = GAME.new_game(rules, seed)
     predicted: MState | None = None
+    dry = False
     checked = 0
     while not GAME.is_terminal(state):
+        dry = dry or state.supply_cats == 0
         legal = GAME.legal_actions(state)
         action = legal[0] if len(legal) == 1 else policy.choose(state, legal)
         main = state.phase == Phase.PLANT and list(legal) != [PASS]
         if state.seat == 0 and main and policy.completing_cat(state) is None:
             position = model_state(state)
-            if predicted is not None:
+            if predicted is not None and not dry:
                 assert predicted == position
                 checked += 1
-            predicted = model.play(position, action, 0)
+            predicted, dry = model.play(position, action, 0), state.supply_cats == 0
         state = GAME.apply(state, action)
-    assert checked > 10
+    assert checked > 10, checked
 
 
 def test_study_is_listed_with_a_budget() -> None:

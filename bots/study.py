@@ -196,7 +196,7 @@ class StudyBot(Bot):
         first when no line covers the position or a fresh search is due."""
         p = self.params
         model = self.policy.model(state.rules)
-        roots = [model_state(after) for _, after in options]
+        roots = [model.settle(model_state(after)) for _, after in options]
         turn = state.players[state.seat].turns
         solo = len(state.players) == 1
         old = self.line if solo or self.line_turn == turn else None

@@ -18,9 +18,15 @@ which are also the choices the planning bots make in the real game (``TurnRules`
 With these rules the model follows the engine's rules exactly (for every seat playing
 by them), so a solo plan can be followed as long as the game matches it. The ramble
 rule is the dearest to play, since it scores tiles that are mostly not taken: a model
-made with ``rambles=False`` never rambles, and is exact up to the real rambles. What it leaves out: the cats
-in the supply (it never runs out), the children's nursery-corner cats, the stall rule
-and the turn cap. Other seats' moves are the best ones by the shared evaluation.
+made with ``rambles=False`` never rambles, and is exact up to the real rambles. What it
+leaves out: the cats in the supply (it never runs out) and the turn cap. Other seats'
+moves are the best ones by the shared evaluation.
+
+In the children's variant a child gains a cat whenever the gardener passes one of its
+nursery corners, on any seat's turn, and keeps any number of them; so a seat may start
+its turn holding cats that complete a bed. The completing cats are therefore placed at
+the start of the turn, before its main action is chosen (a position at a main action,
+``MState``, never holds a completing cat; ``settle`` brings an engine position there).
 """
 
 from __future__ import annotations
@@ -71,7 +77,8 @@ class MPlayer(NamedTuple):
 
 
 class MState(NamedTuple):
-    """A position at a seat's main action (its refill done), or the end of the game."""
+    """A position at a seat's main action (its refill and completing cats done), or the
+    end of the game."""
 
     nursery: tuple[int, ...]
     path: tuple[int, ...]
@@ -86,6 +93,8 @@ class MState(NamedTuple):
     stall: int
     """Consecutive final-round turns without any placement (the stall rule)."""
     over: bool
+    corners: tuple[tuple[int, ...], ...]
+    """Per seat, the nursery corners holding its child's cats (empty for adults)."""
 
 
 def model_bed(bed: Bed) -> MBed:
@@ -118,7 +127,8 @@ def model_player(player: Player) -> MPlayer:
 
 
 def model_state(state: State) -> MState:
-    """The model's view of an engine state at a main-action decision (``Phase.PLANT``)."""
+    """The model's view of an engine state at a main-action decision (``Phase.PLANT``);
+    ``TurnModel.settle`` places its completing cats, if any are still to place."""
     return MState(
         state.nursery,
         state.path,
@@ -132,6 +142,7 @@ def model_state(state: State) -> MState:
         state.seat,
         state.stall,
         state.phase == Phase.OVER,
+        tuple(p.corners for p in state.players),
     )
 
 
@@ -141,6 +152,7 @@ class Work:
     __slots__ = (
         "avail",
         "beehives_taken",
+        "corners",
         "final_round",
         "had_bed",
         "nursery",
@@ -169,6 +181,7 @@ class Work:
         self.seat = ms.seat
         self.stall = ms.stall
         self.over = ms.over
+        self.corners = ms.corners
         self.placed = False
         beds = ms.players[ms.seat].beds
         self.had_bed = beds[0] is not None or beds[1] is not None
@@ -188,6 +201,7 @@ class Work:
             self.seat,
             self.stall,
             self.over,
+            self.corners,
         )
 
     def set_bed(self, seat: int, b: int, bed: MBed | None) -> None:
@@ -242,6 +256,9 @@ class TurnModel:
         self.limit_seats = tuple(
             s.bonus_cat_limit and s.children[seat] is None for seat in range(rules.players)
         )
+        self.corner_at = rules.corner_at
+        self.children = any(age is not None for age in s.children)
+        """Whether any seat is a child (whose corners give it cats)."""
         self.refill_mandatory = s.refill_mandatory
         self.ramble = s.ramble and rambles
         """Whether seats may ramble in the model (by the ramble rule)."""
@@ -423,8 +440,7 @@ class TurnModel:
         return found[0][1] if found else PASS
 
     def _main(self, w: Work, action: int) -> None:
-        """Cats that complete a bed, then the main action of the seat to move."""
-        self._completing_cats(w)
+        """The main action of the seat to move (its completing cats already placed)."""
         kind = action >> 16
         seat = w.seat
         if kind == act.TILE:
@@ -461,6 +477,15 @@ class TurnModel:
             w.supply_pots -= 1
             w.placed = True
             w.set_bed(seat, b, _with_cell(bed, action & act.INDEX_MASK, True))
+
+    def settle(self, ms: MState) -> MState:
+        """``ms`` with the completing cats of the seat to move placed (``ms`` itself when
+        it has none): the position at which the model chooses that seat's main action."""
+        if ms.over:
+            return ms
+        w = Work(ms)
+        self._completing_cats(w)
+        return w.freeze()
 
     def _completing_cats(self, w: Work) -> None:
         """Cats on the bed with the fewest bare cells while the reserve covers them all."""
@@ -708,12 +733,18 @@ class TurnModel:
     def _gardener(self, w: Work) -> None:
         was_final = w.final_round
         starts_final = False
+        gains: list[int] = []
         for step in range(1, self.step + 1):
             space = (w.space + step) % self.spaces
             if not w.final_round and not starts_final and space == self.turning:
                 w.value += 1
                 starts_final = w.value >= self.final_value
+            corner = self.corner_at[space]
+            if self.children and corner >= 0:
+                gains.extend(seat for seat, mine in enumerate(w.corners) if corner in mine)
         w.space = (w.space + self.step) % self.spaces
+        for seat in gains:
+            w.set_cats(seat, w.players[seat].cats + 1)
         if starts_final:
             w.final_round = True
             for seat, player in enumerate(w.players):
@@ -746,7 +777,8 @@ class TurnModel:
         return all(bed is None for player in w.players for bed in player.beds)
 
     def _start(self, w: Work) -> bool:
-        """Start the seat's turn: the final-round penalty, the refill (or a ramble).
+        """Start the seat's turn: the final-round penalty, the refill (or a ramble), the
+        cats that complete a bed.
 
         True when the seat then has a main action to choose; False when it has no bed in
         the final round or can place nothing: the caller finishes the turn (a pass).
@@ -770,6 +802,7 @@ class TurnModel:
             if self.wants_ramble(w):
                 w.set_cats(seat, w.players[seat].cats - self.ramble_cost)
                 self._refill(w)
+        self._completing_cats(w)
         return self._can_plant(w)
 
     def _can_plant(self, w: Work) -> bool:

@@ -400,21 +400,31 @@ def run_games(
 
 
 def bot_table(results_dir: Path) -> pl.DataFrame:
-    """Per bot: seats played, errors, mean win share, mean score (finished games only)."""
+    """Per bot: seats played, errors it caused, and over finished games its mean win
+    share, score and rank.
+
+    An error game is charged to the bot of its faulty seat only (the games table's
+    ``error_seat``; seats rotate from game to game), not to the others at the table."""
     results = open_results(results_dir)
     finished = pl.col("end") != ERROR_END
     with results.reading():
+        faults = (
+            results.scan("games")
+            .filter(pl.col("error_seat").is_not_null())
+            .select("game_id", pl.col("error_seat").alias("seat"), faulty=pl.lit(True))
+        )
         return (
             results.scan("seats")
+            .join(faults, on=["game_id", "seat"], how="left")
             .group_by("bot")
             .agg(
                 seats=pl.len(),
-                errors=(~finished).sum(),
-                win_share=pl.col("win_share").mean(),
+                errors=pl.col("faulty").fill_null(False).sum(),
+                win_share=pl.col("win_share").filter(finished).mean(),
                 mean_score=pl.col("score").filter(finished).mean(),
                 mean_rank=pl.col("rank").filter(finished).mean(),
             )
-            .sort(["win_share", "bot"], descending=[True, False])
+            .sort(["win_share", "bot"], descending=[True, False], nulls_last=True)
             .collect()
         )
 
@@ -437,11 +447,11 @@ def format_summary(result: RunResult) -> str:
             f"{'bot':<{width}}  {'seats':>7}  {'win share':>9}  {'mean score':>10}  errors"
         )
         for row in table.iter_rows(named=True):
-            score = row["mean_score"]
+            share, score = row["win_share"], row["mean_score"]
+            share_shown = f"{share:9.3f}" if share is not None else f"{'-':>9}"
             shown = f"{score:10.2f}" if score is not None else f"{'-':>10}"
             lines.append(
-                f"{row['bot']:<{width}}  {row['seats']:>7}  {row['win_share']:>9.3f}  "
-                f"{shown}  {row['errors']}"
+                f"{row['bot']:<{width}}  {row['seats']:>7}  {share_shown}  {shown}  {row['errors']}"
             )
     if result.first_error is not None:
         error = result.first_error

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from cgsim.cli import app
 from cgsim.play.bot_registry import BotSpec, resolve_bot
 from cgsim.play.isolation import BotProcesses
-from cgsim.play.match import GameError, play_game
+from cgsim.play.match import play_game
 
 toygame.register()
 PEEK = toygame.target(toygame.Peek)
@@ -176,7 +176,9 @@ def test_rules_that_cannot_be_sent_are_the_engines_error(
     finally:
         processes.close()
     reason = f"engine: cannot send the rules to the bot's process: {why}"
-    assert outcome.error == GameError(reason, None)
+    assert outcome.error is not None
+    assert (outcome.error.reason, outcome.error.seat) == (reason, None)
+    assert outcome.error.trace.startswith(f"game 0 (deal seed 1), the engine:\n{reason}\n")
 
 
 def test_a_bot_that_cannot_be_sent_is_its_seats_error() -> None:
@@ -202,7 +204,10 @@ def test_a_bot_process_cannot_pass_its_fault_off_as_the_engines(tmp_path: Path) 
     result = run(config)
     assert (result.status, result.errors) == ("complete", 1)
     games = tables(config.results_dir)["games"]
-    assert games["error"].to_list() == ["its process could not read a request (TypeError: forged)"]
+    (error,) = games["error"].to_list()
+    assert re.fullmatch(
+        re.escape("its process could not read a request (TypeError: forged)") + WHEN, error
+    )
     assert games["error_seat"].to_list() == [1]
 
 

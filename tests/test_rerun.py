@@ -13,7 +13,6 @@ import pytest
 import toygame
 from cli_helpers import assert_refused, run_cli
 
-from cgsim.games.loop import BotFault
 from cgsim.play.rerun import differences, seat_differences
 from cgsim.play.results import load_tables
 from cgsim.play.storage import read_records
@@ -55,7 +54,11 @@ def test_rerun_reproduces_an_error_game(tmp_path: Path) -> None:
         outcome = run_cli(["rerun", str(results), str(game_id)])
         assert outcome.code == 1, outcome.err
         # The same fault, at the same turn, after the same draws of the bot's generator.
-        assert re.fullmatch(r"ValueError: unlucky draw 0\.\d{9} on turn \d", row["error"])
+        assert re.fullmatch(
+            r"ValueError: unlucky draw 0\.\d{9} on turn (\d); turn \1, decision \d+; "
+            r"at toygame\.py:\d+ in despair \(from toygame\.py:\d+ in choose\)",
+            row["error"],
+        )
         expected = f"game ended in error: seat {seat} ({row['seats'][seat]}): {row['error']}"
         assert expected in outcome.err
         assert f"the same result as the run's game {game_id}" in outcome.out
@@ -74,14 +77,15 @@ def test_rerun_of_a_clean_game_gives_the_run_row(tmp_path: Path) -> None:
 
 
 def test_rerun_raises_the_fault_with_debug(tmp_path: Path) -> None:
+    """The bot's own exception, with its traceback into the bot's code, ends the command."""
     results = run_of(tmp_path, UNLUCKY_SEATS)
     row = error_games(results).row(0, named=True)
-    with pytest.raises(BotFault) as caught:
-        run_cli(["rerun", str(results), str(row["game_id"]), "--debug"])
-    fault = caught.value
-    assert fault.seat == row["error_seat"]
-    assert isinstance(fault.__cause__, ValueError)
-    assert f"ValueError: {fault.__cause__}" == row["error"]
+    outcome = run_cli(["rerun", str(results), str(row["game_id"]), "--debug"])
+    assert outcome.code == 1
+    own = row["error"].split(";")[0]
+    assert "Traceback (most recent call last)" in outcome.err
+    assert outcome.err.rstrip().endswith(own)
+    assert 'in despair\n    raise ValueError(f"unlucky draw' in outcome.err
 
 
 def test_rerun_opens_the_debugger_in_the_bot(
@@ -93,7 +97,7 @@ def test_rerun_opens_the_debugger_in_the_bot(
     monkeypatch.setattr(pdb, "post_mortem", opened.append)
     outcome = run_cli(["rerun", str(results), str(row["game_id"]), "--pdb"])
     assert outcome.code == 1
-    assert "Traceback" in outcome.err and row["error"] in outcome.err
+    assert "Traceback" in outcome.err and row["error"].split(";")[0] in outcome.err
     traceback = opened[0]
     assert traceback is not None
     while traceback.tb_next is not None:
@@ -106,7 +110,7 @@ def test_rerun_reproduces_a_timeout_under_the_run_time_limit(tmp_path: Path) -> 
     seats = f'["{WANDERER}", "{UNLUCKY}:chance=0.2,delay=2"]'
     results = run_of(tmp_path, seats, "time_limit = 0.05\n")
     row = error_games(results).row(0, named=True)
-    assert row["error"] == "exceeded the time limit of 0.05 s"
+    assert row["error"].startswith("exceeded the time limit of 0.05 s (stopped after ")
     outcome = run_cli(["rerun", str(results), str(row["game_id"])])
     assert outcome.code == 1 and "time limit 0.05 s per decision" in outcome.err
     assert "exceeded the time limit of 0.05 s" in outcome.err
@@ -216,6 +220,9 @@ def test_differences_compare_every_column_but_the_wall_time() -> None:
     played = {"game_id": 1, "seats": ("a", "b"), "turns": 9, "wall_time": 0.7}
     assert differences(stored, played) == ["turns"]
     assert differences(None, played) == []
+    late = "exceeded the time limit of 0.05 s (stopped after {} s); turn 6, decision 6"
+    assert differences({"error": late.format("0.051")}, {"error": late.format("0.064")}) == []
+    assert differences({"error": late}, {"error": late.replace("turn 6", "turn 7")}) == ["error"]
     seats = [{"seat": 0, "score": 1.0}, {"seat": 1, "score": 2.0}]
     assert seat_differences(seats, [seats[0], {"seat": 1, "score": 3.0}]) == ["seat 1: score"]
     assert seat_differences(seats, seats[:1]) == ["1 seats against 2"]

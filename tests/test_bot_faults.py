@@ -85,6 +85,7 @@ def test_a_fault_names_the_bots_file_and_line_everywhere(tmp_path: Path, kind: s
     label = games["seats"][0][1]
     assert f"seat 1 ({label}): {games['error'][0]}" in summary
     assert f"its full traceback: {config.results_dir / 'errors' / '0.txt'}" in summary
+    assert f"play it again: cgsim rerun {config.results_dir} 0 (--debug" in summary
 
     paths = write_report(config.results_dir)
     errors = pl.read_csv(paths.tables["errors"])

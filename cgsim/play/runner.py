@@ -464,6 +464,10 @@ def format_summary(result: RunResult) -> str:
         trace = trace_path(result.results_dir, error["game_id"])
         if trace.is_file():
             lines.append(f"  its full traceback: {trace}")
+        lines.append(
+            f"  play it again: cgsim rerun {result.results_dir} {error['game_id']} "
+            "(--debug stops at the fault)"
+        )
     if result.status == "interrupted":
         lines.append("interrupted: every finished game is kept; run the same command to resume")
     if result.status == "lost":

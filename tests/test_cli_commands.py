@@ -19,6 +19,7 @@ COMMANDS = [
     "replay",
     "bench",
     "check",
+    "matrix",
     "run",
     "tournament",
     "validate",

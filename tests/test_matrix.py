@@ -11,6 +11,7 @@ import sys
 import time
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 import pytest
 import toygame
@@ -21,12 +22,13 @@ from typer.testing import CliRunner
 from cgsim.cli import app
 from cgsim.errors import ConfigError
 from cgsim.games import compiled
-from cgsim.games.registry import get_game
+from cgsim.games.registry import game_names, get_game
 from cgsim.play.bot_registry import known_bots
 from cgsim.play.config import validate_config
 from cgsim.play.runner import run_games
 from cgsim.play.schedules import plan_for
 from cgsim.play.storage import read_records
+from cgsim.studies import matrix_play
 from cgsim.studies.matrix import (
     BACKENDS,
     BUILDS,
@@ -37,7 +39,7 @@ from cgsim.studies.matrix import (
     full_matrix,
     pairs,
 )
-from cgsim.studies.matrix_play import check_records, play_matrix, table
+from cgsim.studies.matrix_play import Outcome, check_records, play_matrix, table
 
 TESTS = Path(__file__).resolve().parent
 PLUGIN_SITE = TESTS / "plugin_site"
@@ -182,6 +184,7 @@ def test_the_cli_lists_cells_and_refuses_a_bad_registration() -> None:
     missing = runner.invoke(app, ["matrix", "--list", "--register", "nope=no_such_mod:GAME"])
     assert isinstance(missing.exception, ConfigError)
     assert str(missing.exception).startswith("--register 'nope=no_such_mod:GAME': cannot load ")
+    assert "nope" not in game_names()
 
 
 @pytest.mark.usefixtures("plugins")
@@ -203,3 +206,27 @@ def test_the_all_pairs_slice_passes() -> None:
 def test_every_pair_of_dimensions_is_a_pair_of_cell_values() -> None:
     cell = Cell("g", "s", "b", True, "pure", "dask")
     assert len(pairs(cell.values())) == len(list(combinations(range(6), 2)))
+
+
+def test_the_cli_prints_the_table_and_exits_1_on_a_failed_cell(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def play(cells: list[Cell], games: int, seed: int, workers: int, heard: Any) -> list[Outcome]:
+        outcomes = [Outcome(cell, games, 0.5, None) for cell in cells]
+        outcomes[-1] = Outcome(cells[-1], games, 0.5, "game 0 ended in error")
+        for outcome in outcomes:
+            heard(outcome)
+        return outcomes
+
+    monkeypatch.setattr(matrix_play, "play_matrix", play)
+    result = CliRunner().invoke(app, ["matrix", "--all-pairs", "--games", "3"])
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == [
+        *("game", "setup", "bot", "isolation", "build", "backend", "games", "seconds", "result")
+    ]
+    assert lines[-2] == "" and lines[-1].startswith(
+        f"{len(lines) - 3} cells: {len(lines) - 4} passed, 1 failed; "
+    )
+    assert lines[-3].endswith("3      0.5  FAIL game 0 ended in error")
+    assert f"[{len(lines) - 3}/{len(lines) - 3}] FAIL " in result.stderr

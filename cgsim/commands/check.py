@@ -144,18 +144,21 @@ def violation_lines(path: Path, number: int, violations: Sequence[Violation]) ->
 
 
 def register_game_option(item: str) -> None:
-    """Register the game of a ``--register NAME=module:attribute`` option, loaded once
-    here so that a bad one is one line naming it, not a failure in every cell."""
-    from cgsim.games.registry import get_game, register_game
+    """Register the game of a ``--register NAME=module:attribute`` option, loaded first
+    so that a bad one is one line naming it (and registers nothing), not a failure in
+    every cell."""
+    import importlib
+
+    from cgsim.games.registry import register_game
 
     name, sep, target = item.partition("=")
     module, colon, attribute = target.partition(":")
     if not sep or not name or not colon or not module or not attribute:
         raise ConfigError(f"--register {item!r}: expected NAME=module:attribute")
-    register_game(name, target)
     try:
-        get_game(name)
+        getattr(importlib.import_module(module), attribute)
     except Exception as error:  # the module failing to import, or lacking the attribute
         raise ConfigError(
             f"--register {item!r}: cannot load {target} ({type(error).__name__}: {error})"
         ) from None
+    register_game(name, target)

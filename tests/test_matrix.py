@@ -145,9 +145,10 @@ def test_a_cell_whose_bot_fails_fails_with_the_error(
     (outcome,) = play_matrix(cells, 1, 1, 1)
     assert not outcome.passed
     assert outcome.problem is not None
-    assert "ended in error, seat 0 (crash): ValueError: boom" in outcome.problem
+    assert outcome.problem.startswith("1 of 1 games ended in error; game 0 (seed ")
+    assert outcome.problem.endswith("), seat 0 (crash): ValueError: boom")
     lines = list(table([outcome], 1.0))
-    assert "FAIL game 0" in lines[1]
+    assert "FAIL 1 of 1 games ended in error; game 0" in lines[1]
     assert lines[-1] == "1 cells: 0 passed, 1 failed; 1 games in 1 s"
 
 

@@ -7,11 +7,12 @@ a game that declares none has its records replayed by its own engine instead).
 
 Whether the engines run compiled is fixed when a process imports them
 (``CGSIM_PURE_PYTHON``, :mod:`cgsim.games.compiled`), so the cells of each build are
-played in a process of their own, started with the variable set or unset; the two
-processes play side by side. Within one, the Dask cells share one local cluster. A
-process asked for the compiled build that finds any compiled module running from its
-source fails every one of its cells, naming why: a matrix never passes pure Python off
-as compiled.
+played in processes of their own, started with the variable set or unset. Two such
+processes play side by side, each taking the next cell of its build, dearest first
+(:class:`_Queue`); a build's Dask cells go to one process at a time, so they share one
+local cluster. A process asked for the compiled build that finds any compiled module
+running from its source fails every cell it is given, naming why: the matrix never
+passes pure Python off as compiled.
 """
 
 from __future__ import annotations
@@ -106,13 +107,15 @@ def judge(results_dir: Path, game_id: str, games: int) -> str | None:
     table = load_tables(results_dir)["games"]
     if table.height != games:
         return f"{table.height} of {games} games in the games table"
-    for row in table.iter_rows(named=True):
-        if row["end"] == ERROR_END:
-            seat = row["error_seat"]
-            who = f"seat {seat} ({row['seats'][seat]})" if seat is not None else "no seat"
-            return (
-                f"game {row['game_id']} (seed {row['seed']}) ended in error, {who}: {row['error']}"
-            )
+    errors = [row for row in table.iter_rows(named=True) if row["end"] == ERROR_END]
+    if errors:
+        row = errors[0]
+        seat = row["error_seat"]
+        who = f"seat {seat} ({row['seats'][seat]})" if seat is not None else "no seat"
+        return (
+            f"{len(errors)} of {games} games ended in error; game {row['game_id']} "
+            f"(seed {row['seed']}), {who}: {row['error']}"
+        )
     records = read_records(results_dir)
     if len(records) != games:
         return f"{len(records)} records for {games} games"

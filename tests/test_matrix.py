@@ -25,6 +25,7 @@ from cgsim.games import compiled
 from cgsim.games.registry import game_names, get_game
 from cgsim.play.bot_registry import known_bots
 from cgsim.play.config import validate_config
+from cgsim.play.limits import MAX_SEED
 from cgsim.play.runner import run_games
 from cgsim.play.schedules import plan_for
 from cgsim.play.storage import read_records
@@ -35,6 +36,7 @@ from cgsim.studies.matrix import (
     ISOLATION,
     Cell,
     all_pairs,
+    cell_seed,
     covering,
     full_matrix,
     pairs,
@@ -146,7 +148,8 @@ def test_a_cell_whose_bot_fails_fails_with_the_error(
     (outcome,) = play_matrix(cells, 1, 1, 1)
     assert not outcome.passed
     assert outcome.problem is not None
-    assert outcome.problem.startswith("1 of 1 games ended in error; game 0 (seed ")
+    run_seed = cell_seed(cells[0], 1)
+    assert outcome.problem.startswith(f"1 of 1 games ended in error; game 0 (run seed {run_seed}, ")
     assert outcome.problem.endswith("), seat 0 (crash): ValueError: boom")
     lines = list(table([outcome], 1.0))
     assert "FAIL 1 of 1 games ended in error; game 0" in lines[1]
@@ -232,3 +235,11 @@ def test_the_cli_prints_the_table_and_exits_1_on_a_failed_cell(
     )
     assert lines[-3].endswith("3      0.5  FAIL game 0 ended in error")
     assert f"[{len(lines) - 3}/{len(lines) - 3}] FAIL " in result.stderr
+
+
+def test_each_cell_deals_games_of_its_own() -> None:
+    cells = [Cell("g", "s", bot, True, "pure", "dask") for bot in ("a", "b")]
+    seeds = [cell_seed(cell, 1) for cell in cells]
+    assert seeds[0] != seeds[1] and seeds == [cell_seed(cell, 1) for cell in cells]
+    assert cell_seed(cells[0], 2) != seeds[0]
+    assert all(0 <= seed <= MAX_SEED for seed in seeds)

@@ -18,6 +18,7 @@ and the pairs to cover are those of the allowed cells, not of a free product.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
@@ -67,6 +68,15 @@ class Cell:
     def label(self) -> str:
         """The cell in words on one line."""
         return " | ".join(self.columns())
+
+
+def cell_seed(cell: Cell, seed: int) -> int:
+    """The run seed of ``cell`` in a matrix of ``seed``: from the cell's identity, so
+    that each cell deals games of its own (a bot meets as many deals of a setup as it
+    has cells there) and the same ones in the slice and in the full product, whatever
+    else is declared."""
+    digest = hashlib.sha256(f"{seed}|{cell.label}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
 
 
 def full_matrix() -> list[Cell]:

@@ -40,7 +40,7 @@ from cgsim.play.results import load_tables
 from cgsim.play.runner import run_games
 from cgsim.play.schedules import plan_for
 from cgsim.play.storage import read_records
-from cgsim.studies.matrix import BUILDS, Build, Cell, estimated_costs
+from cgsim.studies.matrix import BUILDS, Build, Cell, cell_seed, estimated_costs
 
 MARK = "cgsim-matrix "
 """Prefix of the lines a build's process reports its cells on (any other output, a
@@ -101,7 +101,7 @@ def check_records(game_id: str, records: Sequence[dict[str, Any]]) -> str | None
     return None
 
 
-def judge(results_dir: Path, game_id: str, games: int) -> str | None:
+def judge(results_dir: Path, game_id: str, games: int, run_seed: int) -> str | None:
     """What is wrong with a finished cell's results (None: nothing): a game missing or
     ended in error, a record missing or breaking the rules."""
     table = load_tables(results_dir)["games"]
@@ -114,7 +114,7 @@ def judge(results_dir: Path, game_id: str, games: int) -> str | None:
         who = f"seat {seat} ({row['seats'][seat]})" if seat is not None else "no seat"
         return (
             f"{len(errors)} of {games} games ended in error; game {row['game_id']} "
-            f"(seed {row['seed']}), {who}: {row['error']}"
+            f"(run seed {run_seed}, deal seed {row['seed']}), {who}: {row['error']}"
         )
     records = read_records(results_dir)
     if len(records) != games:
@@ -123,7 +123,8 @@ def judge(results_dir: Path, game_id: str, games: int) -> str | None:
 
 
 def play_cell(cell: Cell, games: int, seed: int, workers: int, folder: Path) -> Outcome:
-    """Play and judge one cell in this process (whose build is the cell's)."""
+    """Play and judge one cell of the matrix of ``seed`` in this process (whose build
+    is the cell's)."""
     setup = get_game(cell.game).info.setup(cell.setup)
     start = time.perf_counter()
     try:
@@ -135,7 +136,7 @@ def play_cell(cell: Cell, games: int, seed: int, workers: int, folder: Path) -> 
                 "variant": dict(setup.variant),
                 "seats": [cell.bot] * setup.players,
                 "games": games,
-                "seed": seed,
+                "seed": cell_seed(cell, seed),
                 "workers": workers,
                 "records": True,
                 "isolate": cell.isolate,
@@ -150,7 +151,7 @@ def play_cell(cell: Cell, games: int, seed: int, workers: int, folder: Path) -> 
                 f" ({result.note})" if result.note else ""
             )
         else:
-            problem = judge(result.results_dir, cell.game, games)
+            problem = judge(result.results_dir, cell.game, games, config.seed)
     except Exception as error:  # a cell that cannot even run is a failed cell
         problem = f"{type(error).__name__}: {error}"
     seconds = time.perf_counter() - start

@@ -241,12 +241,13 @@ class GameRegistration(WorkerPlugin):
         register_game(self.name, self.target)
 
 
-def register_on_workers(client: Client, game: str) -> None:
+def register_on_workers(client: Client, game: str) -> bool:
     """Make ``game`` known on the cluster's workers when it was registered at run time
-    (a shipped game is known wherever cgsim is installed)."""
+    (a shipped game is known wherever cgsim is installed); whether it was."""
     target = registered_target(game)
     if target is not None:
         client.register_plugin(GameRegistration(game, target), name=f"cgsim-game-{game}")
+    return target is not None
 
 
 def dask_place(scheduler: str | None, workers: int, context: WorkerContext) -> DaskPlace:
@@ -254,8 +255,12 @@ def dask_place(scheduler: str | None, workers: int, context: WorkerContext) -> D
     runs of ``context``; ``ConfigError`` when it cannot be used."""
     client = client_for(scheduler, workers_used(workers))
     try:
-        register_on_workers(client, context.game)
-        check_versions(client, [context.game])
+        try:
+            check_versions(client, [context.game])
+        except ConfigError:  # a game registered at run time, not yet on the workers?
+            if not register_on_workers(client, context.game):
+                raise
+            check_versions(client, [context.game])
         ship_bots(client, context)
     except (OSError, TimeoutError) as error:
         raise ConfigError(f"the Dask cluster did not answer: {_one_line(error)}") from None

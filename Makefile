@@ -5,7 +5,7 @@ CGSIM  := $(VENV)/bin/cgsim
 STAMP  := $(VENV)/.installed
 GOLDEN_BOTS := random
 
-.PHONY: run test lint typecheck unit fuzz bench bench-memory golden strength check-records clean
+.PHONY: run test lint typecheck unit fuzz bench bench-memory golden strength check-records matrix clean
 
 # The engines' modules (every package under cgsim/games is compiled) and the bots' hot
 # modules, compiled with mypyc (setup.py, cgsim/games/compiled.py): the install builds
@@ -87,6 +87,13 @@ golden: $(COMPILED)
 strength: $(COMPILED)
 	$(CGSIM) strength
 	$(CGSIM) strength --game kitchen-garden --workers 2 --seed 0
+
+# The compatibility matrix (docs/compatibility.md): every bot in every declared setup of
+# every game it plays, isolated or not, compiled and pure Python, local pool and Dask, with
+# the tests' toy game and plugin bot; a table of the cells, pass or fail. make test plays
+# an all-pairs slice of it (tests/test_matrix.py).
+matrix: $(COMPILED)
+	PYTHONPATH=tests:tests/plugin_site $(CGSIM) matrix --register toy=toygame:GAME
 
 clean:
 	rm -rf $(VENV) $(BASELINE_DIR) .mypy_cache .pytest_cache .ruff_cache .hypothesis build cgsim/games/compiled.json

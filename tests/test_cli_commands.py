@@ -20,6 +20,7 @@ COMMANDS = [
     "rerun",
     "bench",
     "check",
+    "matrix",
     "run",
     "tournament",
     "validate",

@@ -33,7 +33,7 @@ from cgsim.cli import app
 from cgsim.errors import ConfigError
 from cgsim.games.bot import Bot
 from cgsim.games.contract import Action
-from cgsim.play import dask_pool
+from cgsim.play import dask_pool, dask_worker
 from cgsim.play.backend import using_backend
 from cgsim.play.config import validate_config
 from cgsim.play.schedules import plan_for
@@ -287,6 +287,17 @@ def test_workers_of_another_version_are_refused(
     outcome = run_cli(["run", "smoke", "--backend", "dask", "--workers", "2", "--out", str(out)])
     assert_refused(outcome, "runs cgsim 0.1.0, this machine 0.0.0")
     assert not out.exists()
+
+
+def test_a_game_registered_at_run_time_is_registered_on_the_workers(tmp_path: Path) -> None:
+    """A cluster of its own, without the tests' plugin: the backend registers the toy
+    game on its workers (a local cluster's workers import from this process's path)."""
+    seats = ["random", toygame.target(toygame.Greedy)]
+    config = _smoke(tmp_path / "toy", game="toy", seats=seats, games=4, backend="dask")
+    result = run(config)
+    assert result.status == "complete" and result.errors == 0
+    versions = dask_pool.client_for(None, 1).run(dask_worker.versions, ["toy"])
+    assert {found["toy"] for found in versions.values()} == {"toy-1"}
 
 
 BOT_FILE = """

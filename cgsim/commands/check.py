@@ -8,11 +8,15 @@ from typing import Annotated, Any
 
 import typer
 
+from cgsim.errors import ConfigError
 from cgsim.games import recordio
 from cgsim.games.checkers import Violation, check_record, is_stopped
 from cgsim.games.narrate import fault_text
+from cgsim.play.limits import MAX_GAMES, check_int, check_seed, check_workers
 
 SHOWN_PER_RECORD = 20
+MATRIX_GAMES = 2
+"""Games per cell of ``cgsim matrix``: one per worker of a 2-core machine."""
 
 
 def register(app: typer.Typer) -> None:
@@ -59,6 +63,74 @@ def register(app: typer.Typer) -> None:
         if any_invalid:
             raise typer.Exit(1)
 
+    @app.command()
+    def matrix(
+        all_pairs: Annotated[
+            bool,
+            typer.Option(
+                "--all-pairs",
+                help="Play only a slice holding every pair of dimension values (make test's).",
+            ),
+        ] = False,
+        games: Annotated[int, typer.Option(help="Games per cell.")] = MATRIX_GAMES,
+        seed: Annotated[int, typer.Option(help="Run seed of every cell.")] = 1,
+        workers: Annotated[
+            int, typer.Option(help="Worker processes of each cell, 0 = all cores.")
+        ] = 2,
+        register_games: Annotated[
+            list[str] | None,
+            typer.Option(
+                "--register",
+                help="NAME=module:attribute: a game from outside cgsim, given cells too "
+                "(repeat the option for more).",
+            ),
+        ] = None,
+        list_only: Annotated[
+            bool, typer.Option("--list", help="Print the cells and their count; play nothing.")
+        ] = False,
+    ) -> None:
+        """Play every bot in every declared setup of every game it plays, isolated or
+        not, compiled or pure Python, on the local pool and on Dask; each cell passes
+        when its games end without error and their records pass the game's checker.
+
+        The cells come from the declarations (games, their setups, the bots' games), so
+        a new bot or setup joins by itself. Exit code 0 when every cell passes, 1 when
+        one fails.
+        """
+        import time
+
+        from cgsim.studies import matrix as cells_of
+        from cgsim.studies.matrix_play import Outcome, play_matrix, table
+
+        check_int("--games", games, 1, MAX_GAMES)
+        check_seed("--seed", seed)
+        check_workers("--workers", workers)
+        for item in register_games or []:
+            register_game_option(item)
+        cells = cells_of.full_matrix()
+        if all_pairs:
+            cells = cells_of.all_pairs(cells)
+        if list_only:
+            for cell in cells:
+                typer.echo(cell.label)
+            typer.echo(f"{len(cells)} cells")
+            return
+        typer.echo(f"{len(cells)} cells, {games} games each", err=True)
+        start = time.perf_counter()
+        done = 0
+
+        def heard(outcome: Outcome) -> None:
+            nonlocal done
+            done += 1
+            result = "pass" if outcome.problem is None else "FAIL"
+            typer.echo(f"[{done}/{len(cells)}] {result} {outcome.cell.label}", err=True)
+
+        outcomes = play_matrix(cells, games, seed, workers, heard)
+        for line in table(outcomes, time.perf_counter() - start):
+            typer.echo(line)
+        if not all(outcome.passed for outcome in outcomes):
+            raise typer.Exit(1)
+
 
 def fault_line(path: Path, number: int, record: Mapping[str, Any]) -> str | None:
     """``FILE:record K: a game ended in error ...`` for the record of a game a fault
@@ -83,3 +155,24 @@ def violation_lines(path: Path, number: int, violations: Sequence[Violation]) ->
     if hidden > 0:
         lines.append(f"{path}:record {number}: ... and {hidden} more violations")
     return lines
+
+
+def register_game_option(item: str) -> None:
+    """Register the game of a ``--register NAME=module:attribute`` option, loaded first
+    so that a bad one is one line naming it (and registers nothing), not a failure in
+    every cell."""
+    import importlib
+
+    from cgsim.games.registry import register_game
+
+    name, sep, target = item.partition("=")
+    module, colon, attribute = target.partition(":")
+    if not sep or not name or not colon or not module or not attribute:
+        raise ConfigError(f"--register {item!r}: expected NAME=module:attribute")
+    try:
+        getattr(importlib.import_module(module), attribute)
+    except Exception as error:  # the module failing to import, or lacking the attribute
+        raise ConfigError(
+            f"--register {item!r}: cannot load {target} ({type(error).__name__}: {error})"
+        ) from None
+    register_game(name, target)

@@ -36,10 +36,10 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import dask
-from distributed import Client, Future, KilledWorker, LocalCluster, as_completed
+from distributed import Client, Future, KilledWorker, LocalCluster, WorkerPlugin, as_completed
 
 from cgsim.errors import ConfigError
-from cgsim.games.registry import get_game
+from cgsim.games.registry import get_game, register_game, registered_target
 from cgsim.play import dask_worker
 from cgsim.play.backend import BackendLost
 from cgsim.play.limits import workers_used
@@ -229,12 +229,38 @@ class DaskPlace:
         return DaskPool(self.client, context, _threads(self.client))
 
 
+class GameRegistration(WorkerPlugin):
+    """Registers a game registered at run time here (a plugin's, a test's) on every
+    worker, restarted ones included: its module must be importable there."""
+
+    def __init__(self, name: str, target: str) -> None:
+        self.name = name
+        self.target = target
+
+    def setup(self, worker: Any) -> None:
+        register_game(self.name, self.target)
+
+
+def register_on_workers(client: Client, game: str) -> bool:
+    """Make ``game`` known on the cluster's workers when it was registered at run time
+    (a shipped game is known wherever cgsim is installed); whether it was."""
+    target = registered_target(game)
+    if target is not None:
+        client.register_plugin(GameRegistration(game, target), name=f"cgsim-game-{game}")
+    return target is not None
+
+
 def dask_place(scheduler: str | None, workers: int, context: WorkerContext) -> DaskPlace:
     """The cluster of ``scheduler`` (or a local one of ``workers`` processes), ready for
     runs of ``context``; ``ConfigError`` when it cannot be used."""
     client = client_for(scheduler, workers_used(workers))
     try:
-        check_versions(client, [context.game])
+        try:
+            check_versions(client, [context.game])
+        except ConfigError:  # a game registered at run time, not yet on the workers?
+            if not register_on_workers(client, context.game):
+                raise
+            check_versions(client, [context.game])
         ship_bots(client, context)
     except (OSError, TimeoutError) as error:
         raise ConfigError(f"the Dask cluster did not answer: {_one_line(error)}") from None

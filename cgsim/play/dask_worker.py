@@ -17,7 +17,6 @@ import importlib
 import threading
 from collections.abc import Sequence
 
-from cgsim.errors import CgsimError
 from cgsim.games.registry import get_game
 from cgsim.play.match import GameSpec
 from cgsim.play.pool import Batch, WorkerContext, WorkerPool, play_all
@@ -53,7 +52,7 @@ def versions(games: Sequence[str]) -> dict[str, str]:
     for game in games:
         try:
             found[game] = get_game(game).info.version
-        except CgsimError:
+        except Exception:  # unknown here, or its module (a run-time game's) not importable
             found[game] = "-"
     return found
 

@@ -47,8 +47,8 @@ SMALL: dict[str, list[str]] = {
     "sweep": ["--games", "3"],
     "power": ["--games", "6"],
     "sensitivity": ["--games", "3"],
-    "mechanics": ["--games", "3"],
-    "scaling": ["--games", "3"],
+    "mechanics": ["--games", "1"],
+    "scaling": ["--games", "1"],
     "tune": ["--games", "1", "--workers", "1"],
     "bench": ["--games", "2", "--no-parallel"],
     "strength": ["--games", "1", "--solo-games", "1", "--budget", "2", "--workers", "1"],
@@ -58,7 +58,8 @@ SMALL: dict[str, list[str]] = {
     "bots.kitchen_odds": ["--games", "2"],
 }
 """What each kind of line gets appended so that it plays only a few games (a tournament
-plays at least one deal: every pairing in both seat orders). A key of several words
+plays at least one deal: every pairing in both seat orders; a sensitivity study's paired
+differences need three). A key of several words
 applies to the lines holding them all; the longest key that applies wins."""
 
 WRITERS = ("--out", "--record", "--html")

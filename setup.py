@@ -3,7 +3,7 @@ else stay pure Python.
 
 Everything else about the package is declared in ``pyproject.toml``. The modules each game
 package lists in its ``COMPILED`` (``cgsim/games/compiled.py``) are the same sources either way; compiled, they run several
-times faster (README, "Speed"). The build stays pure Python, with the same results byte
+times faster (docs/performance.md). The build stays pure Python, with the same results byte
 for byte, when ``CGSIM_PURE_PYTHON`` is set (to anything but ``0`` or an empty string),
 when mypyc is not installed where the package is built, or when no C compiler works.
 """

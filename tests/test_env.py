@@ -1,6 +1,6 @@
 """The learning environments: PettingZoo's and Gymnasium's own checks, action masks against
 the engines' legal actions, seeding as ``cgsim play --seed``, hidden cards kept hidden,
-the policy bot in a tournament, and the README's random agent loop as written."""
+the policy bot in a tournament, and docs/env.md's random agent loop as written."""
 
 from __future__ import annotations
 
@@ -307,16 +307,15 @@ def test_a_policy_bot_refuses_a_game_without_an_encoding() -> None:
         resolve_bot(f"{__name__}:FirstLegal", toygame.NAME)
 
 
-# ---------------------------------------------------------------------------- the README
+# ------------------------------------------------------------------------------- the docs
 
 
-def test_the_readme_random_agent_loop_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("### A random agent", 1)[1]
-    match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
-    assert match, "the README's random agent loop is missing"
+def test_the_docs_random_agent_loop_runs_as_written(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "docs" / "env.md").read_text(encoding="utf-8")
+    match = re.search(r"## A random agent\n.*?```python\n(.*?)```", text, re.DOTALL)
+    assert match, "docs/env.md's random agent loop is missing"
     source = match.group(1)
     assert len([line for line in source.splitlines() if line.strip()]) <= 10
     namespace: dict[str, Any] = {}
-    exec(compile(source, "README.md", "exec"), namespace)
+    exec(compile(source, "docs/env.md", "exec"), namespace)
     assert namespace["env"].agents == []

@@ -1,4 +1,4 @@
-"""The README's "Write your own bot" example runs in a tournament exactly as written."""
+"""The "Write your own bot" example of docs/bots.md runs in a tournament exactly as written."""
 
 from __future__ import annotations
 
@@ -10,14 +10,13 @@ import pytest
 
 from cgsim.api import simulate
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "bots.md"
 
 
 def _example_source() -> str:
-    text = README.read_text(encoding="utf-8")
-    section = text.split("### Write your own bot", 1)[1]
-    match = re.search(r"```python\n(.*?)```", section, re.DOTALL)
-    assert match, "the README's bot example is missing"
+    text = PAGE.read_text(encoding="utf-8")
+    match = re.search(r"## Write your own bot\n.*?```python\n(.*?)```", text, re.DOTALL)
+    assert match, "docs/bots.md's bot example is missing"
     return match.group(1)
 
 

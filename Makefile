@@ -5,7 +5,7 @@ CGSIM  := $(VENV)/bin/cgsim
 STAMP  := $(VENV)/.installed
 GOLDEN_BOTS := random
 
-.PHONY: run test lint typecheck unit fuzz bench bench-memory golden strength check-records matrix clean
+.PHONY: run test lint typecheck unit fuzz bench bench-compare bench-loop bench-memory golden strength check-records matrix clean
 
 # The engines' modules (every package under cgsim/games is compiled) and the bots' hot
 # modules, compiled with mypyc (setup.py, cgsim/games/compiled.py): the install builds
@@ -59,20 +59,30 @@ fuzz: $(COMPILED)
 		-k "random" --hypothesis-show-statistics
 
 # Speed figures of each game: Cottage Garden, then Kitchen Garden.
-# make bench also times the build of BASELINE (the last commit before the compiled engines
-# and the record-free match loop) beside this one, alternating: the before and after figures.
-# It is installed once into BASELINE_DIR from this clone's history.
+bench: $(COMPILED)
+	$(CGSIM) bench
+	$(CGSIM) bench --game kitchen-garden
+
+# The lab beside the product (benchmarks/, not in the wheel). bench-compare times the build
+# of BASELINE (a commit of this clone's history; by default the last one before the compiled
+# engines and the record-free match loop) beside this one, alternating: the before and after
+# figures. Each baseline is installed once into .bench-baseline/<commit>: name a commit, not
+# a branch. bench-loop prints this build's match-loop cost over the bare engine.
 BASELINE     := 43f4d9f
-BASELINE_DIR := .bench-baseline
+BASELINE_DIR := .bench-baseline/$(BASELINE)
 
 $(BASELINE_DIR)/.venv/.installed:
 	rm -rf $(BASELINE_DIR) && mkdir -p $(BASELINE_DIR)
 	git archive $(BASELINE) | tar -x -C $(BASELINE_DIR)
 	$(MAKE) -C $(BASELINE_DIR) .venv/.installed
 
-bench: $(COMPILED) $(BASELINE_DIR)/.venv/.installed
-	$(CGSIM) bench --baseline $(BASELINE_DIR)
-	$(CGSIM) bench --game kitchen-garden --baseline $(BASELINE_DIR)
+bench-compare: $(COMPILED) $(BASELINE_DIR)/.venv/.installed
+	$(PY) -m benchmarks.compare $(BASELINE_DIR)
+	$(PY) -m benchmarks.compare $(BASELINE_DIR) --game kitchen-garden
+
+bench-loop: $(COMPILED)
+	$(PY) -m benchmarks.loop
+	$(PY) -m benchmarks.loop --game kitchen-garden
 
 # Peak memory of a 100,000-game run (parent and workers).
 bench-memory: $(COMPILED)

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,9 @@ def test_the_wheel_runs_its_commands_outside_the_checkout(tmp_path: Path) -> Non
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env[PURE_ENV] = "1"  # the pure-Python wheel: compiling the engines takes minutes
     venv = _install(tmp_path, env).resolve()
+    (wheel,) = (tmp_path / "wheels").glob("cgsim-*.whl")
+    tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+    assert {"cgsim", "bots"} <= tops and "benchmarks" not in tops  # the lab stays out
     work = tmp_path / "work"
     work.mkdir()
     code = "import cgsim, bots; print(cgsim.__file__); print(bots.__file__)"

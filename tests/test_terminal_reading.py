@@ -17,7 +17,7 @@ def _lines(monkeypatch: pytest.MonkeyPatch, seconds: list[float]) -> list[str]:
     seconds for 100 games each, on 2 cores."""
     times: Iterator[float] = iter(seconds)
     monkeypatch.setattr("cgsim.play.limits.cpu_count", lambda: 2)
-    monkeypatch.setattr(bench, "_runner_round", lambda *args: (100, next(times)))
+    monkeypatch.setattr(bench, "runner_round", lambda *args: (100, next(times)))
     out: list[str] = []
     bench.parallel_bench(200, 1, out.append, bench.parallel_config("cottage-garden"))
     return out

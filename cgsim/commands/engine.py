@@ -378,30 +378,17 @@ def register(app: typer.Typer) -> None:
         game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
         backend: BackendOpt = None,
         scheduler: SchedulerOpt = None,
-        baseline: Annotated[
-            Path | None,
-            typer.Option(
-                help="Also time another cgsim installation (its Python, or a folder with "
-                ".venv) beside this one, alternating: before and after figures."
-            ),
-        ] = None,
     ) -> None:
         """Print speed figures: games per second, per-decision cost, parallel efficiency
         (with --backend dask: the Dask backend's against the local pool's)."""
         from cgsim.studies.bench import memory_bench, run_bench
-        from cgsim.studies.bench_baseline import baseline_bench, baseline_python
 
         get_game(game)  # an unknown game fails before any measurement
         check_int("--games", games, 1, MAX_BENCH_GAMES)
         check_int("--memory-games", memory_games, 0, MAX_GAMES)
         check_seed("--seed", seed)
-        if baseline is not None:
-            baseline_python(baseline)  # a wrong path fails before any measurement
         with using_backend(backend, scheduler):
             run_bench(games=games, seed=seed, parallel=parallel, echo=typer.echo, game=game)
-        if baseline is not None:
-            typer.echo("")
-            baseline_bench(baseline, games, seed, typer.echo, game)
         if memory_games > 0:
             typer.echo("")
             memory_bench(memory_games, seed, typer.echo, game=game)

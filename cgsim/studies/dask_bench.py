@@ -1,6 +1,6 @@
 """Speed figures of the Dask backend: throughput, parallel efficiency, cost per task.
 
-Measured as the local runner figure is (:func:`cgsim.studies.bench.parallel_bench`): the
+Measured as the local runner figure of the bench is (:mod:`cgsim.studies.timed_runs`): the
 whole runner on a config, in rounds that alternate between the settings compared, so a
 machine whose speed drifts shows as a spread. The local pool on every core is measured
 in the same rounds: the ratio of the two backends is the figure that matters.
@@ -8,11 +8,17 @@ in the same rounds: the ratio of the two backends is the figure that matters.
 
 from __future__ import annotations
 
+import pickle
+import resource
+import tempfile
+
 from cgsim.play.backend import using_backend
-from cgsim.play.config import RunConfig
+from cgsim.play.config import RunConfig, validate_config, with_overrides
 from cgsim.play.limits import cpu_count
-from cgsim.studies import bench
-from cgsim.studies.bench import NOISY_SPREAD, PARALLEL_ROUNDS, Echo
+from cgsim.play.pool import WorkerContext, WorkerPool, play_all
+from cgsim.play.runner import run_games
+from cgsim.play.schedules import plan_for
+from cgsim.studies.timed_runs import PARALLEL_ROUNDS, Echo, runner_round, summarise_rounds
 
 COST_TASKS = 1000
 """Empty tasks timed for the scheduler's cost per task."""
@@ -52,24 +58,15 @@ def _runs(
     )
     for _, backend, workers in settings:  # start each cluster before timing
         with using_backend(backend, scheduler if backend == "dask" else None):
-            bench._runner_round(config, 2, seed, workers)
+            runner_round(config, 2, seed, workers)
     measured: dict[str, list[tuple[int, float]]] = {label: [] for label, _, _ in settings}
     for _ in range(PARALLEL_ROUNDS):
         for label, backend, workers in settings:
             with using_backend(backend, scheduler if backend == "dask" else None):
-                measured[label].append(bench._runner_round(config, per_round, seed, workers))
-    rates: dict[str, float] = {}
-    for label, rounds in measured.items():
-        rate = sum(n for n, _ in rounds) / sum(t for _, t in rounds)
-        each = [n / t for n, t in rounds]
-        spread = (max(each) - min(each)) / rate
-        rates[label] = rate
-        shown = ", ".join(f"{r:.1f}" for r in each)
-        echo(f"{label + ':':<24}{rate:9.1f} games/s (rounds: {shown}; spread {spread:.0%})")
-        if spread > NOISY_SPREAD:
-            echo(
-                f"  noisy: the rounds differ by {spread:.0%}; measure again when the machine is idle"
-            )
+                measured[label].append(runner_round(config, per_round, seed, workers))
+    rates = {
+        label: summarise_rounds(label + ":", rounds, echo, 24) for label, rounds in measured.items()
+    }
     local, *dask = (rates[label] for label, _, _ in settings)
     if scheduler is None and len(dask) == 2:
         efficiency = dask[1] / (cores * dask[0]) if dask[0] > 0 else 0.0
@@ -78,6 +75,7 @@ def _runs(
 
 
 def _task_cost(echo: Echo, scheduler: str | None, cores: int) -> None:
+    # Deferred: dask_pool imports Dask, which the bench without --backend dask never needs.
     from cgsim.play.dask_pool import BATCH_SECONDS, client_for, task_cost
 
     client = client_for(scheduler, cores)
@@ -97,15 +95,6 @@ def parent_costs(game: str, seed: int, echo: Echo) -> None:
     """Print what one game costs the parent whatever the backend: the bytes its rows take
     on the wire, and the parent's CPU time to receive and store them (random bots, so the
     workers keep the parent as busy as they can); with and without records."""
-    import pickle
-    import resource
-    import tempfile
-
-    from cgsim.play.config import validate_config, with_overrides
-    from cgsim.play.pool import WorkerContext, WorkerPool, play_all
-    from cgsim.play.runner import run_games
-    from cgsim.play.schedules import plan_for
-
     cores = cpu_count()
     base = validate_config(
         {"name": "parent-cost", "game": game, "seats": ["random", "random"], "seed": seed}

@@ -1,12 +1,13 @@
-"""One speed measurement, run as a script by whichever interpreter ``bench --baseline``
-names, so the same measurement times two installations of cgsim (this one and another).
+"""One speed measurement, run as a script by whichever interpreter is timed, so the same
+measurement times two installations of cgsim (this checkout's and a baseline's).
 
 It reads one JSON task from its argument, imports ``cgsim`` from the interpreter's own
 environment (its working directory is a scratch folder, so the checkout it came from is
-never on its path) and prints one JSON line. Only calls every release since the game
-contract offers are used, so an older installation can be timed the same way. The bench's
-own figures of the match loop are taken through this script too (:func:`loop_overhead` in
-fresh processes): one measurement of the match loop, whichever build it times.
+never on its path) and prints one JSON line. It never imports ``benchmarks``, which the
+baseline does not have, and uses only calls every release since the game contract
+offers, so an older installation is timed by the very same code. Each measurement
+imports what it needs in its function, so a baseline lacking a module still runs the
+others.
 """
 
 import json
@@ -19,12 +20,25 @@ from typing import Any, TypeVar
 
 
 def _engine(task: dict[str, Any]) -> dict[str, Any]:
-    from cgsim.studies.bench import random_games_per_second
+    """Random-vs-random games per second on the bare engine, and decisions per game."""
+    from cgsim.games.registry import get_game
 
-    rate, decisions = random_games_per_second(
-        task["players"], task["variant"], task["games"], task["seed"], task["game"]
-    )
-    return {"rate": rate, "decisions": decisions}
+    game = get_game(task["game"])
+    rules = game.make_rules(task["players"], {}, None, task["variant"])
+    new_game, legal_actions = game.new_game, game.legal_actions
+    apply, is_terminal = game.apply, game.is_terminal
+    seeds = range(task["seed"], task["seed"] + task["games"])
+    decisions = 0
+    start = time.perf_counter()
+    for game_seed in seeds:
+        state = new_game(rules, game_seed)
+        rng = random.Random(game_seed)
+        while not is_terminal(state):
+            legal = legal_actions(state)
+            state = apply(state, legal[rng.randrange(len(legal))])
+            decisions += 1
+    elapsed = time.perf_counter() - start
+    return {"rate": len(seeds) / elapsed, "decisions": decisions / len(seeds)}
 
 
 LOOP_ROUNDS = 4
@@ -38,7 +52,7 @@ def take_turns(
 ) -> tuple[list[T], list[T]]:
     """``rounds`` answers of each, the two alternating, each called first in every other
     round: whichever runs second in a round runs about a percent slower, so neither may
-    always be second. The bench's before-and-after probes take turns this way too."""
+    always be second. The before-and-after comparison's builds take turns this way too."""
     firsts: list[T] = []
     seconds: list[T] = []
     for round_ in range(rounds):
@@ -142,9 +156,6 @@ def main() -> None:
     import cgsim.games.registry
 
     task = json.loads(sys.argv[1])
-    # A game registered at run time in the process that asks (a plugin's, a test's).
-    for name, target in task.get("register", {}).items():
-        cgsim.games.registry.register_game(name, target)
     measure = {"engine": _engine, "match": _match, "bot": _bot}[task["measure"]]
     answer = measure(task)
     answer["where"] = cgsim.games.registry.__file__

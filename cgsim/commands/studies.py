@@ -224,7 +224,7 @@ def register(app: typer.Typer) -> None:
         from polars import read_csv
 
         from cgsim.play.results import require_results_dir
-        from cgsim.reporting.balance import write_balance_report
+        from cgsim.reporting.balance_page import write_balance_report
         from cgsim.reporting.pages import markdown_table
 
         require_results_dir(results)

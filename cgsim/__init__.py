@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     """Import the notebook API lazily, so ``import cgsim`` stays cheap for workers."""
     if name in ("simulate", "load_results"):
+        # Deferred: the API loads polars and the play stack; workers import cgsim.
         from cgsim import api
 
         return getattr(api, name)

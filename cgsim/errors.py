@@ -30,6 +30,12 @@ class RecordError(CgsimError):
     """A game record that cannot be read or does not replay through the engine."""
 
 
+class BackendLost(CgsimError):
+    """The cluster went away during a run: what finished is kept; run again to resume."""
+
+    exit_code = 1
+
+
 class IllegalActionError(Exception):
     """An action that is not legal in the given state; the message says why.
 

@@ -22,8 +22,8 @@ from cgsim.reporting.balance import (
     frequency_table,
     seat_advantage,
     win_predictors,
-    write_balance_report,
 )
+from cgsim.reporting.balance_page import write_balance_report
 from cgsim.reporting.metrics import (
     game_metrics,
     is_rate,

@@ -10,7 +10,7 @@ import pytest
 import toygame
 
 from cgsim.errors import ConfigError, UnknownBotError
-from cgsim.games.registry import game_names, register_game
+from cgsim.games.registry import game_names, register_game, registered_target
 from cgsim.play.config import RunConfig, load_config, resolve_bots, resolve_rules, validate_config
 
 toygame.register()
@@ -110,6 +110,12 @@ def test_game_targets_must_name_module_and_attribute() -> None:
     with pytest.raises(ConfigError, match=r"^game target 'nowhere' must be 'module:attribute'$"):
         register_game("nowhere", "nowhere")
     assert "nowhere" not in game_names()
+
+
+def test_a_game_registered_at_run_time_names_its_target_and_a_shipped_one_none() -> None:
+    assert registered_target("toy") == "toygame:GAME"
+    assert registered_target("cottage-garden") is None
+    assert registered_target("chess") is None
 
 
 def test_components_path_is_relative_to_the_config(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ from results_fixtures import planted_specs, write_results
 from test_luck import _games_of, duplicate_run
 
 from cgsim.games.contract import Schema
-from cgsim.reporting.balance import balance_tables, write_balance_report
+from cgsim.reporting.balance import balance_tables
+from cgsim.reporting.balance_page import write_balance_report
 from cgsim.reporting.report import build_report, summary_text, write_report
 from cgsim.reporting.verdict import VERDICT_HEAD, verdict
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,7 +14,10 @@ from cgsim.errors import ConfigError
 from cgsim.games import recordio
 from cgsim.games.checkers import Violation, check_record, is_stopped
 from cgsim.games.narrate import fault_text
+from cgsim.games.registry import register_game
 from cgsim.play.limits import MAX_GAMES, check_int, check_seed, check_workers
+from cgsim.studies import matrix as cells_of
+from cgsim.studies.matrix_play import Outcome, play_matrix, table
 
 SHOWN_PER_RECORD = 20
 MATRIX_GAMES = 2
@@ -97,11 +102,6 @@ def register(app: typer.Typer) -> None:
         a new bot or setup joins by itself. Exit code 0 when every cell passes, 1 when
         one fails.
         """
-        import time
-
-        from cgsim.studies import matrix as cells_of
-        from cgsim.studies.matrix_play import Outcome, play_matrix, table
-
         check_int("--games", games, 1, MAX_GAMES)
         check_seed("--seed", seed)
         check_workers("--workers", workers)
@@ -161,10 +161,6 @@ def register_game_option(item: str) -> None:
     """Register the game of a ``--register NAME=module:attribute`` option, loaded first
     so that a bad one is one line naming it (and registers nothing), not a failure in
     every cell."""
-    import importlib
-
-    from cgsim.games.registry import register_game
-
     name, sep, target = item.partition("=")
     module, colon, attribute = target.partition(":")
     if not sep or not name or not colon or not module or not attribute:

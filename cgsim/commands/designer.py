@@ -13,7 +13,9 @@ from typing import Annotated
 import typer
 
 from cgsim.commands.runs import EXIT_INTERRUPTED, SeedOpt, WorkersOpt
+from cgsim.play.config import load_config
 from cgsim.play.limits import check_float, check_seed, check_workers
+from cgsim.play.paths import require_output_dir
 
 
 def register(app: typer.Typer) -> None:
@@ -42,7 +44,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Deals needed to detect an effect on a metric, paired and unpaired, from a pilot."""
-        from cgsim.play.paths import require_output_dir
+        # Deferred: report code, numpy and scipy stay out of the command line's start-up.
         from cgsim.reporting.pages import markdown_table
         from cgsim.studies.compare import parse_metric_values
         from cgsim.studies.power import (
@@ -84,8 +86,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Each numeric rule setting one step down and up on the same deals: paired
         differences per metric, tornado plots, interactions of the top knobs."""
-        from cgsim.play.config import load_config
-        from cgsim.play.paths import require_output_dir
+        # Deferred: loads numpy and scipy, which most commands never need.
         from cgsim.studies.sensitivity import (
             SensitivityStopped,
             run_sensitivity,
@@ -125,8 +126,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """What each mechanic is worth: the bot with and without each declared restriction
         on the same deals (win-share and score change, with intervals and flags)."""
-        from cgsim.play.config import load_config
-        from cgsim.play.paths import require_output_dir
+        # Deferred: loads numpy and scipy, which most commands never need.
         from cgsim.studies.mechanics import (
             MechanicsStopped,
             mechanics_settings,
@@ -167,8 +167,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The same setup at every player count the game allows, charted: fairness,
         length, margin, score spread, waiting between one's turns."""
-        from cgsim.play.config import load_config
-        from cgsim.play.paths import require_output_dir
+        # Deferred: report code, numpy and scipy stay out of the command line's start-up.
         from cgsim.reporting.pages import markdown_table
         from cgsim.studies.scaling import (
             ScalingStopped,

@@ -2,28 +2,33 @@
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from cgsim.commands.runs import BackendOpt, DebugOpt, PdbOpt, SchedulerOpt
 from cgsim.errors import ConfigError, RecordError
+from cgsim.games.checkers import is_stopped
 from cgsim.games.contract import AnyGame
-from cgsim.games.registry import DEFAULT_GAME, get_game
+from cgsim.games.narrate import end_meaning, fault_text, legend_lines, tell
+from cgsim.games.recordio import read_record, write_record
+from cgsim.games.registry import DEFAULT_GAME, game_names, get_game
 from cgsim.play.backend import using_backend
-from cgsim.play.bot_registry import split_bot_list
+from cgsim.play.bot_registry import BotSpec, resolve_bot, split_bot_list
+from cgsim.play.foreground import debugging, play_one_here
+from cgsim.play.human import HELP, HUMAN, Console, Table, human_spec, partial_record, quit_outcome
 from cgsim.play.limits import MAX_GAMES, MAX_TIME_LIMIT, check_float, check_int, check_seed
+from cgsim.play.match import GameSpec, play_game
 from cgsim.play.paths import require_output_file
-
-if TYPE_CHECKING:
-    from cgsim.play.bot_registry import BotSpec
-    from cgsim.play.human import Table
-    from cgsim.play.match import GameSpec
-    from cgsim.play.pool import Batch
-    from cgsim.play.session import Session
+from cgsim.play.pool import Batch, WorkerContext, play_in_worker
+from cgsim.play.rerun import differences, game_of_run, seat_differences
+from cgsim.play.session import Session, Setup, open_session
+from cgsim.studies.bench import memory_bench, run_bench
 
 MAX_BENCH_GAMES = 100_000
 """Games per speed measurement."""
@@ -31,8 +36,6 @@ MAX_BENCH_GAMES = 100_000
 
 def parse_rule_overrides(pairs: list[str]) -> dict[str, Any]:
     """``--rule cat_limit=3 --rule beehives=[3,1]``: values read as JSON, else text."""
-    import json
-
     overrides: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -51,7 +54,6 @@ def parse_variant_options(pairs: list[str]) -> dict[str, Any]:
     A value is read as JSON, a comma-separated value as a list of such values, else as
     text; the game's variant model judges them.
     """
-    import json
 
     def value_of(text: str) -> Any:
         try:
@@ -145,10 +147,6 @@ def register(app: typer.Typer) -> None:
         error. With --debug the game is played here and a bot's fault is shown with its
         full traceback (--pdb: in the debugger) instead of as one line.
         """
-        from cgsim.play.bot_registry import resolve_bot
-        from cgsim.play.human import Console, Table, human_spec
-        from cgsim.play.match import GameSpec
-
         if seed is not None:
             check_seed("--seed", seed)
         check_float("--time-limit", time_limit, 0.0, MAX_TIME_LIMIT)
@@ -206,8 +204,6 @@ def register(app: typer.Typer) -> None:
                 played = _play_by_bots(the_game, rules, spec, seat_bots, playing, shown)
                 _exit_if_error(played)
             return
-        from cgsim.play.session import Setup, open_session
-
         setup = Setup(
             the_game, rules, tuple(seat_bots), options, overrides, components, seed, time_limit
         )
@@ -222,8 +218,6 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def games() -> None:
         """List every game: players, setups, its own variant options and its bot ladder."""
-        from cgsim.games.registry import game_names
-
         for name in game_names():
             info = get_game(name).info
             typer.echo(f"{info.id}: {info.title} (engine {info.version})")
@@ -258,10 +252,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Replay a recorded game through the engine and render it turn by turn, with the
         game's notation and the moves played (or, with --html, as a page)."""
-        from cgsim.games.checkers import is_stopped
-        from cgsim.games.narrate import end_meaning, fault_text, tell
-        from cgsim.games.recordio import read_record
-
         check_int("--index", index, 1, MAX_GAMES)
         if html is not None:
             require_output_file(html, "--html")
@@ -271,6 +261,7 @@ def register(app: typer.Typer) -> None:
         try:
             the_game.validate_record(data)
             if html is not None:
+                # Deferred: report code stays out of the command line's start-up.
                 from cgsim.reporting.viewer import write_viewer
 
                 write_viewer(the_game, data, html)
@@ -330,8 +321,6 @@ def register(app: typer.Typer) -> None:
         parameters and seeds, seats, rules, components and time limit, all read from the
         run's folder. Prints its result and whether it is the one the run stored; exit 1
         when the game ends in error."""
-        from cgsim.play.rerun import differences, game_of_run, seat_differences
-
         check_int("GAME_ID", game_id, 0, MAX_GAMES)
         for path, option in ((record, "--record"), (html, "--html")):
             if path is not None:
@@ -381,8 +370,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print speed figures: games per second, per-decision cost, parallel efficiency
         (with --backend dask: the Dask backend's against the local pool's)."""
-        from cgsim.studies.bench import memory_bench, run_bench
-
         get_game(game)  # an unknown game fails before any measurement
         check_int("--games", games, 1, MAX_BENCH_GAMES)
         check_int("--memory-games", memory_games, 0, MAX_GAMES)
@@ -396,8 +383,6 @@ def register(app: typer.Typer) -> None:
 
 def _game_of_record(record: dict[str, Any], where: str) -> Any:
     """The game whose record format the record claims (its ``format`` tag)."""
-    from cgsim.games.registry import game_names
-
     tag = record.get("format")
     for name in game_names():
         game = get_game(name)
@@ -410,8 +395,6 @@ def _game_of_record(record: dict[str, Any], where: str) -> Any:
 def _print_result(info: Any, game_row: dict[str, Any], seat_rows: Sequence[dict[str, Any]]) -> None:
     """The result table of one game: seats, bots, scores (with their unit), ranks (whole
     numbers unless tied seats share a place) and winners, then how the game ended."""
-    from cgsim.games.narrate import end_meaning
-
     winners = set(game_row.get("winners") or [])
     width = max([3, *(len(str(row["bot"])) for row in seat_rows)])
     typer.echo(f"\n{'seat':<5} {'bot':<{width}} {'score':>6} {'rank':>5}  winner")
@@ -462,13 +445,6 @@ def _play_by_bots(
     """Play one game of bots in a worker process (here with ``playing.debug``: a bot's
     fault is raised, shown with its traceback, and ends the command); print (and store)
     its result, and return it."""
-    import json
-    import time
-
-    from cgsim.games.recordio import write_record
-    from cgsim.play.foreground import debugging, play_one_here
-    from cgsim.play.pool import WorkerContext, play_in_worker
-
     start = time.perf_counter()
     context = WorkerContext(
         game.info.id, rules, tuple(bots), True, playing.time_limit, playing.isolate
@@ -495,13 +471,12 @@ def _play_by_bots(
                 err=True,
             )
     if shown.show and data is not None:
-        from cgsim.games.narrate import tell
-
         for line in tell(game, data):
             typer.echo(line)
     if shown.record is not None and data is not None:
         write_record(shown.record, data)
     if shown.html is not None and data is not None:
+        # Deferred: report code stays out of the command line's start-up.
         from cgsim.reporting.viewer import write_viewer
 
         write_viewer(game, data, shown.html)
@@ -535,14 +510,6 @@ def _play_with_people(
     """Play one game here, the human seats asking the table's console; write its record
     (partial if a person quits) to ``record`` and the ``session``, and print the result
     table of a finished game."""
-    import time
-
-    from cgsim.games.narrate import legend_lines
-    from cgsim.games.recordio import write_record
-    from cgsim.play.human import HELP, HUMAN, partial_record, quit_outcome
-    from cgsim.play.match import play_game
-    from cgsim.play.pool import Batch
-
     humans = [seat for seat, bot in enumerate(bots) if bot.label == HUMAN]
     say = table.console.say
     say("\n".join(legend_lines(game.info)))

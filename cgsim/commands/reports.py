@@ -7,6 +7,10 @@ from typing import Annotated
 
 import typer
 
+from cgsim.play.bot_registry import split_bot_list
+from cgsim.play.paths import require_output_dir
+from cgsim.play.results import require_results_dir
+
 MAX_BOOTSTRAP = 10_000
 """Resamples a report may ask for: beyond it the ratings' interval does not move, the time
 and memory (a weight per deal block per resample) only grow."""
@@ -45,9 +49,7 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Write report.md, report.html, plots/ and tables/ into DIR and print a summary."""
-        from cgsim.play.bot_registry import split_bot_list
-        from cgsim.play.paths import require_output_dir
-        from cgsim.play.results import require_results_dir
+        # Deferred: the report loads numpy, scipy and matplotlib, which most commands never need.
         from cgsim.reporting.report import build_report, save_report, summary_text
 
         results = require_results_dir(directory)

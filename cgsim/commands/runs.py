@@ -22,6 +22,7 @@ from cgsim.play import shipped
 from cgsim.play.backend import using_backend
 from cgsim.play.bot_registry import list_bots, split_bot_list
 from cgsim.play.config import load_config
+from cgsim.play.foreground import debugging
 from cgsim.play.runner import check_resumable, format_summary, run_games
 from cgsim.play.schedules import plan_for
 
@@ -125,8 +126,6 @@ def play(
         place = "here, stopping at the first bot fault" if debug or pdb else f"{workers} worker"
         plural = "s" * (workers > 1 and not (debug or pdb))
         typer.echo(f"{plan.description}; {place}{plural}; {where}", err=True)
-
-    from cgsim.play.foreground import debugging
 
     kept = "the games played before it are kept: the same command without --debug finishes the run"
     with debugging(pdb, after=kept):

@@ -12,7 +12,7 @@ from cgsim.games.registry import DEFAULT_GAME
 from cgsim.play.backend import using_backend
 from cgsim.play.bot_registry import split_bot_list
 from cgsim.play.limits import MAX_GAMES, check_int, check_seed, check_workers, workers_used
-from cgsim.studies.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES
+from cgsim.studies.strength import DEFAULT_GAMES, DEFAULT_SOLO_GAMES, format_report, run_strength
 
 
 def register(app: typer.Typer) -> None:
@@ -55,7 +55,6 @@ def register(app: typer.Typer) -> None:
         scheduler: SchedulerOpt = None,
     ) -> None:
         """Measure a game's bot ladder: paired 2-player win rates, solo scores, decision cost."""
-        from cgsim.studies.strength import format_report, run_strength
 
         def progress(done: int, total: int) -> None:
             print(f"\r{done}/{total} tasks", end="", file=sys.stderr, flush=True)

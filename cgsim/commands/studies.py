@@ -8,14 +8,17 @@ Thin on purpose: parse, call the study modules, print, choose the exit code (0 d
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
+from polars import read_csv
 
 from cgsim.commands.runs import BackendOpt, SchedulerOpt
 from cgsim.errors import CgsimError
 from cgsim.games.registry import DEFAULT_GAME
 from cgsim.play.backend import using_backend
+from cgsim.play.bot_registry import split_bot_list
+from cgsim.play.config import RunConfig, load_config, with_overrides
 from cgsim.play.limits import (
     MAX_GAMES,
     check_float,
@@ -23,9 +26,9 @@ from cgsim.play.limits import (
     check_workers,
 )
 from cgsim.play.paths import require_output_dir
-
-if TYPE_CHECKING:
-    from cgsim.play.config import RunConfig
+from cgsim.play.results import require_results_dir
+from cgsim.studies.golden import check_golden, default_games, playthrough_games, record_golden
+from cgsim.studies.playthrough import check_playthroughs, write_playthroughs
 
 EXIT_FOUND = 1
 EXIT_INTERRUPTED = 130
@@ -82,6 +85,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Compare two setups metric by metric, paired on shared seeds (exit 1 with
         --fail-on when a change beyond tolerance is established)."""
+        # Deferred: loads numpy and scipy, which most commands never need.
         from cgsim.studies.compare import (
             SideStopped,
             beyond_tolerance,
@@ -119,6 +123,7 @@ def register(app: typer.Typer) -> None:
         for note in done.notes:
             typer.echo(note)
         if settings is None:
+            # Deferred: loads numpy and scipy, which most commands never need.
             from cgsim.studies.power import compare_hints, side_effects
 
             for line in compare_hints(done.table, side_effects(a, tolerances), alpha):
@@ -147,7 +152,7 @@ def register(app: typer.Typer) -> None:
         scheduler: SchedulerOpt = None,
     ) -> None:
         """Play every grid point on the same seeds; write sweep.md/.html/.csv and plots."""
-        from cgsim.play.config import load_config
+        # Deferred: loads numpy and scipy, which most commands never need.
         from cgsim.studies.sweep import run_sweep, sweep_dir, sweep_table, write_sweep_report
 
         loaded = load_config(config, {"games": games, "seed": seed, "workers": workers, "out": out})
@@ -189,8 +194,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Search the free rule settings for the values closest to the targets, or a bot's
         free parameters for its best win rate (solo: mean score), confirmed on fresh deals."""
-        from cgsim.play.config import load_config, with_overrides
-
         loaded = load_config(config, {"seed": seed, "workers": workers, "out": out})
         if games is not None and loaded.tune:
             loaded = with_overrides(loaded, {"tune": {**loaded.tune, "games": games}})
@@ -221,10 +224,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Balance metrics of a run: seat advantage, decisiveness, components, bonuses,
         skill depth, choices that go with winning, and flags."""
-        from polars import read_csv
-
-        from cgsim.play.results import require_results_dir
-        from cgsim.reporting.balance import write_balance_report
+        # Deferred: report code, numpy and scipy stay out of the command line's start-up.
+        from cgsim.reporting.balance_page import write_balance_report
         from cgsim.reporting.pages import markdown_table
 
         require_results_dir(results)
@@ -268,7 +269,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Golden games first (all identical: stop, exit 0); otherwise a paired sequential
         test per metric against the baseline run (exit 1 on an established regression)."""
-        from cgsim.play.config import load_config
+        # Deferred: loads numpy and scipy, which most commands never need.
         from cgsim.studies.compare import parse_tolerances
         from cgsim.studies.regress import regress as run_regress
 
@@ -321,9 +322,6 @@ def register(app: typer.Typer) -> None:
         game: Annotated[str, typer.Option(help="Which game.")] = DEFAULT_GAME,
     ) -> None:
         """Play the golden games and store their digests and records."""
-        from cgsim.play.bot_registry import split_bot_list
-        from cgsim.studies.golden import default_games, record_golden
-
         check_int("--games", games, 1, MAX_GOLDEN_GAMES)
         planned = default_games(games, split_bot_list(bots), game)
         require_output_dir(out, "--out")
@@ -335,8 +333,6 @@ def register(app: typer.Typer) -> None:
         folder: Annotated[Path, typer.Argument(help="A folder written by 'cgsim golden record'.")],
     ) -> None:
         """Play the stored golden games again and list those that changed (exit 1 if any)."""
-        from cgsim.studies.golden import check_golden
-
         count, differences = check_golden(folder)
         for diff in differences:
             g = diff.golden
@@ -360,9 +356,6 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Write the playthroughs (readable golden games), or check the stored ones."""
-        from cgsim.studies.golden import playthrough_games
-        from cgsim.studies.playthrough import check_playthroughs, write_playthroughs
-
         setups = playthrough_games()
         if out is not None and check is None:
             written = write_playthroughs(out, setups)
@@ -383,6 +376,7 @@ def register(app: typer.Typer) -> None:
 
 def _tune_rules(loaded: RunConfig, workers: int | None) -> None:
     """``cgsim tune`` of a config's ``[tune]`` table."""
+    # Deferred: report code, numpy and scipy stay out of the command line's start-up.
     from cgsim.reporting.pages import format_value
     from cgsim.studies.tune import candidate_label, tune_config, tune_spec, write_tune_report
 
@@ -407,6 +401,7 @@ def _tune_rules(loaded: RunConfig, workers: int | None) -> None:
 def _tune_bot(loaded: RunConfig, config: Path, workers: int | None, seed: int | None) -> None:
     """``cgsim tune`` of a config's ``[tune_bot]`` table: Ctrl-C stops it with nothing
     written (exit 130); the same command replays the same search."""
+    # Deferred: loads numpy and scipy, which most commands never need.
     from cgsim.studies.bottune import tune_bot
     from cgsim.studies.bottune_report import strength_text, tuned_text, write_bot_tune_report
     from cgsim.studies.bottune_spec import bot_search

@@ -59,6 +59,13 @@ def register_game(name: str, target: str) -> None:
     _GAMES[name] = target
 
 
+def registered_target(name: str) -> str | None:
+    """Where a game registered at run time lives (``"module:attribute"``), so a fresh
+    process (a Dask worker, a matrix cell) can register it too; None for a game shipped
+    with cgsim (or none known)."""
+    return None if name in _BUILTIN else _GAMES.get(name)
+
+
 def get_encoder(name: str) -> Encoder:
     """The array encoder of a game (for learning agents); a clear error if it has none."""
     try:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Literal, Protocol
 
-from cgsim.errors import CgsimError, ConfigError
+from cgsim.errors import ConfigError
 from cgsim.play.config import SCHEDULER_PATTERN, RunConfig
 from cgsim.play.limits import workers_used
 from cgsim.play.pool import Batch, TaskSource, WorkerContext, WorkerPool
@@ -33,12 +33,6 @@ class Backend:
 
     kind: Kind = "local"
     scheduler: str | None = None
-
-
-class BackendLost(CgsimError):
-    """The cluster went away during a run: what finished is kept; run again to resume."""
-
-    exit_code = 1
 
 
 _chosen: ContextVar[Backend | None] = ContextVar("cgsim_backend", default=None)
@@ -134,6 +128,7 @@ def prepare(config: RunConfig, context: WorkerContext) -> Place:
     backend = backend_of(config)
     if backend.kind == "local":
         return LocalPlace(config.workers)
+    # Deferred: Dask and distributed load only for a run that uses them.
     from cgsim.play.dask_pool import dask_place
 
     return dask_place(backend.scheduler, config.workers, context)

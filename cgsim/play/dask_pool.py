@@ -38,10 +38,9 @@ from typing import Any, TypeVar
 import dask
 from distributed import Client, Future, KilledWorker, LocalCluster, WorkerPlugin, as_completed
 
-from cgsim.errors import ConfigError
+from cgsim.errors import BackendLost, ConfigError
 from cgsim.games.registry import get_game, register_game, registered_target
 from cgsim.play import dask_worker
-from cgsim.play.backend import BackendLost
 from cgsim.play.limits import workers_used
 from cgsim.play.pool import (
     MAX_ATTEMPTS,

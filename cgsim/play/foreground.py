@@ -106,6 +106,7 @@ def debugging(pdb: bool, after: str = "") -> Iterator[None]:
         if after:
             print(after, file=sys.stderr)
         if pdb:
+            # Deferred: the debugger, only for --pdb.
             import pdb as debugger
 
             debugger.post_mortem(fault_traceback(error))

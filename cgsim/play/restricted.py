@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from cgsim.errors import ConfigError
 from cgsim.games.bot import ANY_GAME, Bot
 from cgsim.games.contract import Action, AnyGame, Restriction
+from cgsim.play.bot_registry import resolve_bot
 
 SEPARATOR = "+"
 """Between restriction names in ``without`` (``ramble+cats``)."""
@@ -58,8 +59,6 @@ class Restricted(Bot):
     Params: ClassVar[type[BaseModel]] = RestrictedParams
 
     def new_game(self, game: AnyGame, seat: int, state: Any) -> None:
-        from cgsim.play.bot_registry import resolve_bot
-
         super().new_game(game, seat, state)
         self.active = chosen_restrictions(game, self.params.without)
         self.inner = resolve_bot(self.params.bot, game.info.id).create()

@@ -26,10 +26,10 @@ from typing import Any
 
 import polars as pl
 
-from cgsim.errors import CgsimError
+from cgsim.errors import BackendLost, CgsimError
 from cgsim.games.contract import AnyGame, Row, Schema
 from cgsim.games.registry import get_game
-from cgsim.play.backend import BackendLost, Place, prepare, with_backend
+from cgsim.play.backend import Place, prepare, with_backend
 from cgsim.play.config import RunConfig
 from cgsim.play.foreground import ForegroundPlace
 from cgsim.play.manifest import read_manifest_data

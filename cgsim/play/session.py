@@ -170,6 +170,7 @@ def _is_run_name(name: str) -> bool:
 def _lock(path: Path) -> int:
     """An exclusive lock on the folder (released when the process ends, however it ends)."""
     descriptor = os.open(path, os.O_RDONLY)
+    # Deferred: fcntl exists on Unix only.
     try:
         import fcntl
     except ImportError:  # pragma: no cover - no advisory locks on this system

@@ -20,6 +20,7 @@ import polars as pl
 from cgsim.errors import ConfigError
 from cgsim.games.contract import GameInfo, ScoreUnit
 from cgsim.games.narrate import ERROR_END
+from cgsim.games.registry import get_game
 from cgsim.play.results import (
     CORE_SCHEMAS,
     ERRORS_DIR,
@@ -198,8 +199,6 @@ def _histogram(frame: pl.LazyFrame, column: str) -> pl.DataFrame:
 def declaration(manifest: Mapping[str, Any]) -> GameInfo | None:
     """What the run's game declares (its notation, endings, score unit), or None for a
     game this installation does not know."""
-    from cgsim.games.registry import get_game
-
     try:
         return get_game(str(manifest.get("game"))).info
     except ConfigError:

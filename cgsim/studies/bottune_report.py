@@ -14,6 +14,7 @@ import polars as pl
 
 from cgsim.errors import ConfigError
 from cgsim.play.config import RunConfig
+from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
 from cgsim.reporting.stats import Interval
 from cgsim.studies.bottune import BotTuneResult
 from cgsim.studies.tune import candidate_label
@@ -105,8 +106,6 @@ def _interval_row(what: str, interval: Interval) -> dict[str, Any]:
 
 def write_bot_tune_report(result: BotTuneResult, out_dir: Path, command: str) -> dict[str, Path]:
     """tuned.toml, tune.md, tune.html, tune_path.csv and tune_finalists.csv."""
-    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
-
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {
         "tuned": out_dir / TUNED_FILE,

@@ -21,20 +21,31 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import polars as pl
 
 from cgsim.errors import CgsimError
 from cgsim.games.contract import Schema
+from cgsim.games.registry import get_game
+from cgsim.play.config import load_config, resolve_rules
+from cgsim.play.limits import MAX_GAMES, check_float, check_int, check_seed, check_workers
+from cgsim.play.paths import require_output_dir
+from cgsim.play.results import MANIFEST, load_tables, read_manifest
+from cgsim.play.runner import run_games
+from cgsim.play.schedules import plan_for
+from cgsim.play.shipped import shipped_config
+from cgsim.play.storage import Columns, TableSchemas
 from cgsim.reporting.metrics import (
     BOT_PREFIX,
     DECIDED_ENDS,
     game_metrics,
     is_rate,
     metric_columns,
+    schema_of,
 )
+from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
 from cgsim.reporting.stats import (
     Difference,
     FloatArray,
@@ -48,9 +59,7 @@ from cgsim.reporting.stats import (
     percentile_interval,
     welch_difference,
 )
-
-if TYPE_CHECKING:
-    from cgsim.studies.sequential import SprtSettings
+from cgsim.studies.sequential import DECISION_TEXT, SprtSettings, sprt_compare
 
 Echo = Callable[[str], Any]
 
@@ -346,13 +355,6 @@ def possible_metrics(side: Path) -> set[str]:
     results directory), known before any game is played: from the game's declared schema,
     the seats and the bots. Lets ``--fail-on`` refuse a misspelt metric before both sides
     are played."""
-    from cgsim.games.registry import get_game
-    from cgsim.play.config import load_config, resolve_rules
-    from cgsim.play.results import MANIFEST, load_tables, read_manifest
-    from cgsim.play.schedules import plan_for
-    from cgsim.play.storage import Columns, TableSchemas
-    from cgsim.reporting.metrics import schema_of
-
     ids = {"game_id", "block", "seed", "players"}
     quantiles = {f"score_q{round(q * 100):02d}" for q in QUANTILES}
     if is_results_dir(side):
@@ -425,16 +427,12 @@ class Comparison:
 
 def is_results_dir(path: Path) -> bool:
     """Whether ``path`` is a results directory (it has a manifest)."""
-    from cgsim.play.results import MANIFEST
-
     return path.is_dir() and (path / MANIFEST).is_file()
 
 
 def check_side(path: Path, what: str) -> None:
     """A side must be a results directory, a config file or a shipped config's name: else
     one clear error."""
-    from cgsim.play.shipped import shipped_config
-
     if is_results_dir(path) or path.is_file() or shipped_config(str(path)) is not None:
         return
     if path.is_dir():
@@ -463,11 +461,6 @@ def _tables_of(
     progress: Echo,
 ) -> tuple[dict[str, pl.DataFrame], Path]:
     """Play a config (into ``folder/label``) or read a results directory."""
-    from cgsim.play.config import load_config
-    from cgsim.play.results import load_tables
-    from cgsim.play.runner import run_games
-    from cgsim.play.schedules import plan_for
-
     if is_results_dir(path):
         return load_tables(path), path
     config = load_config(
@@ -492,10 +485,6 @@ def _compare_runs(
     alpha: float,
     progress: Echo,
 ) -> tuple[pl.DataFrame, tuple[Side, Side], list[str]]:
-    from cgsim.play.config import load_config
-    from cgsim.play.results import MANIFEST, read_manifest
-    from cgsim.reporting.metrics import schema_of
-
     # The side that is a results directory fixes the seed and game count of the other.
     stored = a if is_results_dir(a) else b if is_results_dir(b) else None
     if stored is not None:
@@ -528,10 +517,8 @@ def _compare_sequential(
     workers: int | None,
     echo: Echo,
 ) -> tuple[pl.DataFrame, tuple[Side, Side], list[str]]:
-    from cgsim.games.registry import get_game
-    from cgsim.play.config import load_config, resolve_rules
+    # Deferred: loads matplotlib, which most commands never need.
     from cgsim.reporting.studyplots import plot_llr
-    from cgsim.studies.sequential import DECISION_TEXT, sprt_compare
 
     if is_results_dir(a) or is_results_dir(b):
         raise CompareInputError("--sprt plays games as it goes: give two TOML configs")
@@ -576,9 +563,6 @@ def run_compare(
     each side's run. Raises ``CompareInputError`` for a bad side and ``SideStopped``
     when a side's run is interrupted.
     """
-    from cgsim.play.limits import MAX_GAMES, check_float, check_int, check_seed, check_workers
-    from cgsim.play.paths import require_output_dir
-
     check_side(a, "A")
     check_side(b, "B")
     check_float("--alpha", alpha, 0.0, 1.0, open_ends=True)
@@ -665,7 +649,7 @@ def write_comparison(
 ) -> dict[str, Path]:
     """compare.csv, compare.md, compare.html (self-contained) and two plots in ``out_dir``:
     the score distributions (ECDF of each side) and each measure's standardised change."""
-    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    # Deferred: loads matplotlib, which most commands never need.
     from cgsim.reporting.studyplots import plot_ecdf, plot_effects
 
     out_dir.mkdir(parents=True, exist_ok=True)

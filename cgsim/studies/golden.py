@@ -24,6 +24,8 @@ import zstandard
 from cgsim.errors import CgsimError
 from cgsim.games.recordio import iter_records
 from cgsim.games.registry import DEFAULT_GAME, builtin_game_names, get_game
+from cgsim.play.bot_registry import resolve_bot
+from cgsim.play.match import play_game
 
 DIGESTS = "golden.jsonl"
 RECORDS = "records.jsonl.zst"
@@ -93,9 +95,6 @@ def record_hash(record: Mapping[str, Any]) -> str:
 
 def play(golden: GoldenGame) -> dict[str, Any]:
     """Play a golden game and return its record."""
-    from cgsim.play.bot_registry import resolve_bot
-    from cgsim.play.match import play_game
-
     game = get_game(golden.game)
     rules = game.make_rules(golden.players, dict(golden.rules), None, dict(golden.variant))
     specs = [resolve_bot(seat, golden.game) for seat in golden.seats]

@@ -34,6 +34,7 @@ from cgsim.play.restricted import chosen_restrictions, restricted_spec
 from cgsim.play.results import load_tables
 from cgsim.play.runner import run_games
 from cgsim.play.schedules import plan_for
+from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
 from cgsim.reporting.stats import block_mean_interval, holm_adjust, pair_by_key, paired_difference
 
 Echo = Callable[[str], Any]
@@ -228,7 +229,7 @@ def run_mechanics(
 
 def write_mechanics_report(config: RunConfig, study: Mechanics, out_dir: Path) -> dict[str, Path]:
     """mechanics.csv, mechanics.md, mechanics.html and the plot of each mechanic's worth."""
-    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    # Deferred: loads matplotlib, which most commands never need.
     from cgsim.reporting.studyplots import plot_worth
 
     out_dir.mkdir(parents=True, exist_ok=True)

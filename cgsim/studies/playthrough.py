@@ -19,7 +19,10 @@ from typing import Any
 from cgsim.errors import CgsimError
 from cgsim.games.bot import Bot
 from cgsim.games.contract import AnyGame, GameResult
+from cgsim.games.loop import play
 from cgsim.games.registry import get_game
+from cgsim.play.bot_registry import resolve_bot
+from cgsim.play.seeds import seat_seed
 from cgsim.studies.golden import GoldenGame
 
 SUFFIX = ".txt"
@@ -51,10 +54,6 @@ class Played:
 def play_through(game: AnyGame, golden: GoldenGame) -> Played:
     """Play ``golden`` through the one game loop, as a run does (same bots, same
     generators), keeping every state and decision."""
-    from cgsim.games.loop import play
-    from cgsim.play.bot_registry import resolve_bot
-    from cgsim.play.seeds import seat_seed
-
     rules = game.make_rules(golden.players, dict(golden.rules), None, dict(golden.variant))
     specs = [resolve_bot(seat, golden.game) for seat in golden.seats]
     bots: list[Bot] = [spec.create() for spec in specs]

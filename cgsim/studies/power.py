@@ -15,7 +15,15 @@ from typing import Any
 import polars as pl
 
 from cgsim.errors import CgsimError
-from cgsim.reporting.power import MAX_DEALS, power_answer
+from cgsim.games.registry import get_game
+from cgsim.play.config import load_config
+from cgsim.play.results import MANIFEST, load_tables, read_manifest
+from cgsim.play.runner import run_games
+from cgsim.play.schedules import plan_for
+from cgsim.reporting.metrics import game_metrics, metric_columns, schema_of
+from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+from cgsim.reporting.power import MAX_DEALS, more_deals, power_answer
+from cgsim.studies.compare import check_side, is_results_dir
 
 Echo = Callable[[str], Any]
 
@@ -29,12 +37,6 @@ def pilot_tables(
 ) -> tuple[dict[str, pl.DataFrame], Path]:
     """The result tables of a pilot: a results directory read as it is, or a config played
     (resuming) into its own results folder."""
-    from cgsim.play.config import load_config
-    from cgsim.play.results import load_tables
-    from cgsim.play.runner import run_games
-    from cgsim.play.schedules import plan_for
-    from cgsim.studies.compare import check_side, is_results_dir
-
     check_side(pilot, "pilot")
     if is_results_dir(pilot):
         return load_tables(pilot), pilot
@@ -48,9 +50,6 @@ def pilot_tables(
 
 def default_effects(folder: Path) -> list[tuple[str, float]]:
     """One point of score (one lead unit: a plant in Kitchen Garden) on ``mean_score``."""
-    from cgsim.games.registry import get_game
-    from cgsim.play.results import read_manifest
-
     game = get_game(str(read_manifest(folder)["game"]))
     return [("mean_score", game.info.score_unit.per_lead)]
 
@@ -65,9 +64,6 @@ def power_table(
     """One row per metric and effect (a metric may be asked at several effects): the
     effect, the pilot's mean and spread, the deals needed paired and unpaired (null when
     out of reach or not estimable)."""
-    from cgsim.play.results import MANIFEST, read_manifest
-    from cgsim.reporting.metrics import game_metrics, metric_columns, schema_of
-
     schema = schema_of(read_manifest(folder), str(folder / MANIFEST))
     metrics = game_metrics(tables["games"], tables["seats"], schema)
     known = metric_columns(metrics)
@@ -132,8 +128,6 @@ def power_sentences(table: pl.DataFrame, alpha: float, power: float) -> list[str
 
 def write_power(table: pl.DataFrame, lines: list[str], out_dir: Path) -> dict[str, Path]:
     """power.csv, power.md and a self-contained power.html."""
-    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
-
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {"csv": out_dir / "power.csv"}
     table.write_csv(paths["csv"])
@@ -149,11 +143,6 @@ def write_power(table: pl.DataFrame, lines: list[str], out_dir: Path) -> dict[st
 def side_effects(side: Path, tolerances: Mapping[str, float]) -> dict[str, float]:
     """The effects a comparison's hint speaks of: the ``--fail-on`` tolerances above 0,
     else one point of score (one lead unit) on ``mean_score``."""
-    from cgsim.games.registry import get_game
-    from cgsim.play.config import load_config
-    from cgsim.play.results import read_manifest
-    from cgsim.studies.compare import is_results_dir
-
     effects = {name: value for name, value in tolerances.items() if value > 0}
     if effects:
         return effects
@@ -166,8 +155,6 @@ def compare_hints(
 ) -> list[str]:
     """For each metric whose change is not established: the deals a comparison of the same
     kind would need to find ``effect`` ("to detect 1 point you need about N more deals")."""
-    from cgsim.reporting.power import more_deals
-
     lines = []
     for row in table.filter(pl.col("metric").is_in(list(effects))).iter_rows(named=True):
         if row["verdict"] == "changed" or row["low"] is None or row["high"] is None:

@@ -25,6 +25,7 @@ from cgsim.play.runner import run_games
 from cgsim.play.schedules import plan_for
 from cgsim.reporting.intervals import interval_table
 from cgsim.reporting.metrics import game_metrics, schema_of, seat_fairness
+from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
 
 Echo = Callable[[str], Any]
 MEASURES = (
@@ -134,7 +135,7 @@ def run_scaling(
 
 def write_scaling_report(config: RunConfig, table: pl.DataFrame, out_dir: Path) -> dict[str, Path]:
     """scaling.csv, scaling.md, scaling.html and one chart per measure against players."""
-    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    # Deferred: loads matplotlib, which most commands never need.
     from cgsim.reporting.studyplots import plot_metric_lines
 
     out_dir.mkdir(parents=True, exist_ok=True)

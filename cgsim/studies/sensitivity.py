@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from scipy import stats as sps
 
 from cgsim.errors import CgsimError, ConfigError
 from cgsim.games.registry import get_game
@@ -42,6 +43,7 @@ from cgsim.play.results import MANIFEST, load_tables, read_manifest
 from cgsim.play.runner import run_games
 from cgsim.play.schedules import plan_for
 from cgsim.reporting.metrics import schema_of
+from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
 from cgsim.reporting.stats import holm_adjust, mean_interval, pair_by_key
 from cgsim.studies.compare import Side, compare_sides
 from cgsim.studies.sweep import key_metrics
@@ -244,8 +246,6 @@ def interaction_rows(
 ) -> list[dict[str, Any]]:
     """Per metric: the per-deal contrast ``both - first - second + base`` (paired on the
     deals all four points played), its mean, 95% t interval and p-value."""
-    from scipy import stats as sps
-
     base, one, two, both = sides
     rows = []
     for metric in metrics:
@@ -367,7 +367,7 @@ def write_sensitivity_report(
     config: RunConfig, study: Sensitivity, out_dir: Path
 ) -> dict[str, Path]:
     """sensitivity.csv, interactions.csv, sensitivity.md and .html, a tornado per metric."""
-    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    # Deferred: loads matplotlib, which most commands never need.
     from cgsim.reporting.studyplots import plot_tornado
 
     out_dir.mkdir(parents=True, exist_ok=True)

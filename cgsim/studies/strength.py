@@ -26,6 +26,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+import polars as pl
+from multiprocess import Pool
+
 from cgsim.errors import ConfigError
 from cgsim.games import loop
 from cgsim.games.loop import DecisionTimer, win_shares
@@ -229,6 +232,7 @@ def execute(
     results: list[TaskResult] = []
     backend = chosen_backend()
     if backend is not None and backend.kind == "dask":
+        # Deferred: loads dask and distributed, which most commands never need.
         from cgsim.play.dask_pool import dask_map
 
         return dask_map(backend.scheduler, workers, run_task, tasks, progress)
@@ -238,8 +242,6 @@ def execute(
             if progress:
                 progress(len(results), len(tasks))
         return results
-    from multiprocess import Pool
-
     with Pool(workers) as pool:
         for result in pool.imap(run_task, tasks, chunksize=1):
             results.append(result)
@@ -256,6 +258,7 @@ def summarize(
     has_solo: bool = True,
 ) -> StrengthReport:
     """Intervals and costs from the task results."""
+    # Deferred: loads numpy and scipy, which most commands never need.
     from cgsim.reporting.stats import clip_unit, mean_interval
 
     pairs = []
@@ -292,8 +295,7 @@ def _shares(scores: Sequence[float], benchmarks: dict[str, float]) -> tuple[Benc
     """The benchmark shares of one bot's solo scores, computed as the run report does."""
     if not benchmarks:
         return ()
-    import polars as pl
-
+    # Deferred: loads numpy and scipy, which most commands never need.
     from cgsim.reporting.intervals import benchmark_shares
     from cgsim.reporting.stats import Interval
 

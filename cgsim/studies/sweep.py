@@ -34,6 +34,7 @@ from cgsim.play.results import MANIFEST, load_tables, read_manifest
 from cgsim.play.runner import RunResult, run_games
 from cgsim.play.schedules import plan_for
 from cgsim.reporting.metrics import GAME_MEASURES, game_metrics, schema_of, summarize_metrics
+from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
 
 COMPONENTS_KEY = "components"
 MAX_POINTS = 500
@@ -176,7 +177,7 @@ def _series(
 def write_sweep_report(config: RunConfig, table: pl.DataFrame, out_dir: Path) -> dict[str, Path]:
     """sweep.csv (every metric), sweep.md and a self-contained sweep.html: per metric a
     table of the grid, and plots of the key metrics against each parameter."""
-    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    # Deferred: loads matplotlib, which most commands never need.
     from cgsim.reporting.studyplots import plot_metric_lines
 
     keys = list(config.sweep)

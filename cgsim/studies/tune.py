@@ -45,6 +45,8 @@ from cgsim.games.registry import get_game
 from cgsim.play.config import RunConfig, config_error, resolve_rules, with_overrides
 from cgsim.play.limits import MAX_GAMES, MAX_SEED
 from cgsim.reporting.metrics import metric_values, summarize_metrics
+from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+from cgsim.studies.sequential import GameBatches
 
 MAX_GRID = 100_000
 """Points of the grid of free values (candidates are drawn from it)."""
@@ -261,8 +263,6 @@ def tune_config(
     echo: Callable[[str], object] = lambda _: None,
 ) -> TuneResult:
     """Search the config's free settings toward its targets by playing games."""
-    from cgsim.studies.sequential import GameBatches
-
     spec = tune_spec(config)
     candidates = candidates_of(spec)
     total = spec.games * (2**spec.rounds - 1)
@@ -291,8 +291,6 @@ def tune_config(
 
 def _unknown_targets(config: RunConfig, spec: TuneSpec) -> str:
     """A message naming targets no game of this config can measure ('' when all fine)."""
-    from cgsim.studies.sequential import GameBatches
-
     with GameBatches(with_overrides(config, {"games": 1}), 1) as batches:
         metrics = batches.metrics(batches.play(0, 1))
         known = set(summarize_metrics(metrics, batches.schema)["metric"])
@@ -307,7 +305,7 @@ def write_tune_report(
     config: RunConfig, spec: TuneSpec, result: TuneResult, out_dir: Path
 ) -> dict[str, Path]:
     """tune.md, tune.html, tune_path.csv, tune_best.csv and the search-path plot."""
-    from cgsim.reporting.pages import Page, PageSection, PageTable, write_page
+    # Deferred: loads matplotlib, which most commands never need.
     from cgsim.reporting.studyplots import plot_search_path
 
     out_dir.mkdir(parents=True, exist_ok=True)

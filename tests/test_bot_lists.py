@@ -37,7 +37,7 @@ def test_strength_takes_class_paths_in_a_list(monkeypatch: pytest.MonkeyPatch) -
         seen.append(bots)
         raise Taken
 
-    monkeypatch.setattr("cgsim.studies.strength.run_strength", take)
+    monkeypatch.setattr("cgsim.commands.strength.run_strength", take)
     for args in (["--bots", MIXED], ["--bots", "random", "--bots", ",".join(SPLIT[1:])]):
         with pytest.raises(Taken):
             run_cli(["strength", "--quiet", *args])
@@ -51,8 +51,8 @@ def test_report_leave_out_takes_labels_with_parameters(monkeypatch: pytest.Monke
         seen.append(options["leave_out"])
         raise Taken
 
-    monkeypatch.setattr("cgsim.play.results.require_results_dir", Path)
-    monkeypatch.setattr("cgsim.play.paths.require_output_dir", lambda path, what: path)
+    monkeypatch.setattr("cgsim.commands.reports.require_results_dir", Path)
+    monkeypatch.setattr("cgsim.commands.reports.require_output_dir", lambda path, what: path)
     monkeypatch.setattr("cgsim.reporting.report.build_report", take)
     with pytest.raises(Taken):
         run_cli(["report", "anywhere", "--leave-out", MIXED])

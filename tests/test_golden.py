@@ -192,7 +192,7 @@ def test_writing_playthroughs_deletes_only_stale_playthroughs(tmp_path: Path) ->
 def test_golden_playthrough_command_writes_checks_and_rejects_bad_input(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr("cgsim.studies.golden.playthrough_games", lambda: SMALL)
+    monkeypatch.setattr("cgsim.commands.studies.playthrough_games", lambda: SMALL)
     runner = CliRunner()
     written = runner.invoke(app, ["golden", "playthrough", "--out", str(tmp_path)])
     assert written.exit_code == 0 and "wrote 1 playthroughs" in written.output

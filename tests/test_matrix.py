@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 import toygame
+from buggy_bots import site
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -150,7 +151,10 @@ def test_a_cell_whose_bot_fails_fails_with_the_error(
     assert outcome.problem is not None
     run_seed = cell_seed(cells[0], 1)
     assert outcome.problem.startswith(f"1 of 1 games ended in error; game 0 (run seed {run_seed}, ")
-    assert outcome.problem.endswith("), seat 0 (crash): ValueError: boom")
+    assert outcome.problem.endswith(
+        "), seat 0 (crash): ValueError: boom; turn 0, decision 1; "
+        f"at {site(toygame.Crash.misbehave, 'raise')} (from {site(toygame.Faulty.choose, 'misbehave')})"
+    )
     lines = list(table([outcome], 1.0))
     assert "FAIL 1 of 1 games ended in error; game 0" in lines[1]
     assert lines[-1] == "1 cells: 0 passed, 1 failed; 1 games in 1 s"

@@ -17,7 +17,7 @@ from cgsim.games.narrate import fault_text
 from cgsim.games.registry import register_game
 from cgsim.play.limits import MAX_GAMES, check_int, check_seed, check_workers
 from cgsim.studies import matrix as cells_of
-from cgsim.studies.matrix_play import Outcome, play_matrix, table
+from cgsim.studies import matrix_play
 
 SHOWN_PER_RECORD = 20
 MATRIX_GAMES = 2
@@ -119,14 +119,14 @@ def register(app: typer.Typer) -> None:
         start = time.perf_counter()
         done = 0
 
-        def heard(outcome: Outcome) -> None:
+        def heard(outcome: matrix_play.Outcome) -> None:
             nonlocal done
             done += 1
             result = "pass" if outcome.problem is None else "FAIL"
             typer.echo(f"[{done}/{len(cells)}] {result} {outcome.cell.label}", err=True)
 
-        outcomes = play_matrix(cells, games, seed, workers, heard)
-        for line in table(outcomes, time.perf_counter() - start):
+        outcomes = matrix_play.play_matrix(cells, games, seed, workers, heard)
+        for line in matrix_play.table(outcomes, time.perf_counter() - start):
             typer.echo(line)
         if not all(outcome.passed for outcome in outcomes):
             raise typer.Exit(1)

@@ -9,34 +9,19 @@ import subprocess
 import sys
 
 import typer
+from typer.testing import CliRunner
 
 import cgsim.commands
-from cgsim.cli import app
+from cgsim.cli import PANELS, app, reflowed
 
 COMMANDS = [
-    "play",
-    "games",
-    "replay",
-    "rerun",
-    "bench",
-    "check",
-    "matrix",
-    "run",
-    "tournament",
-    "validate",
-    "bots",
-    "report",
-    "strength",
-    "compare",
-    "sweep",
-    "tune",
-    "balance",
-    "regress",
-    "power",
-    "sensitivity",
-    "mechanics",
-    "scaling",
+    *("play", "replay", "rerun", "games", "bots"),
+    *("run", "tournament", "report", "balance"),
+    *("compare", "sweep", "tune", "sensitivity", "mechanics", "scaling", "power"),
+    *("strength", "regress"),
+    *("check", "validate", "matrix", "bench"),
 ]
+"""The commands in ``cgsim --help``'s order: by panel, as the README's table lists them."""
 
 
 def test_every_command_module_registers_its_commands_in_register() -> None:
@@ -56,6 +41,30 @@ def test_the_commands_keep_their_order_and_names() -> None:
     ]
     assert registered == COMMANDS
     assert [group.name for group in app.registered_groups] == ["golden"]
+
+
+def test_every_command_sits_in_one_panel_and_its_help_reads_in_whole_lines() -> None:
+    listed = [name for names in PANELS.values() for name in names]
+    assert sorted(listed) == sorted([*COMMANDS, "golden"])
+    shown = CliRunner().invoke(app, ["--help"], terminal_width=200).output
+    for panel in PANELS:
+        assert f"─ {panel} ─" in shown
+    assert shown.index("Play and watch") < shown.index("Run and report") < shown.index("Study")
+    for command in app.registered_commands:
+        for paragraph in (command.help or "").split("\n\n"):
+            for line in paragraph.split("\n")[1:]:
+                assert line.startswith(("- ", "* ", " ")), (command.name, paragraph)
+
+
+def test_reflowed_joins_a_paragraphs_lines_and_keeps_list_items() -> None:
+    text = """First line
+    goes on.
+
+    A list:
+    - one
+    - two
+      indented"""
+    assert reflowed(text) == "First line goes on.\n\nA list:\n- one\n- two\n  indented"
 
 
 def test_starting_the_command_line_loads_no_report_code() -> None:

@@ -30,8 +30,8 @@ for module in (engine, check, runs, reports, strength, studies, designer):
     module.register(app)
 
 PANELS: dict[str, tuple[str, ...]] = {
-    "Play and watch": ("play", "replay", "rerun", "games", "bots"),
-    "Run and report": ("run", "tournament", "report", "balance"),
+    "Play and watch": ("play", "replay", "games", "bots"),
+    "Run and report": ("run", "tournament", "rerun", "report", "balance"),
     "Study": (
         *("compare", "sweep", "tune", "sensitivity", "mechanics", "scaling", "power"),
         *("strength", "regress"),

@@ -15,8 +15,8 @@ import cgsim.commands
 from cgsim.cli import PANELS, app, reflowed
 
 COMMANDS = [
-    *("play", "replay", "rerun", "games", "bots"),
-    *("run", "tournament", "report", "balance"),
+    *("play", "replay", "games", "bots"),
+    *("run", "tournament", "rerun", "report", "balance"),
     *("compare", "sweep", "tune", "sensitivity", "mechanics", "scaling", "power"),
     *("strength", "regress"),
     *("check", "validate", "matrix", "bench"),

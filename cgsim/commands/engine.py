@@ -305,17 +305,8 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option(help="Write the game as one self-contained page to browse in a browser."),
         ] = None,
-        debug: Annotated[
-            bool,
-            typer.Option(
-                "--debug",
-                help="Play here and raise a bot's fault with its full traceback, "
-                "instead of reporting it as the game's error.",
-            ),
-        ] = False,
-        pdb: Annotated[
-            bool, typer.Option("--pdb", help="As --debug, opening the debugger at the fault.")
-        ] = False,
+        debug: DebugOpt = False,
+        pdb: PdbOpt = False,
     ) -> None:
         """Play one game of a run again, exactly: the same deal, bots with the same
         parameters and seeds, seats, rules, components and time limit, all read from the

@@ -294,3 +294,11 @@ def test_the_loop_places_a_fault_and_keeps_the_bots_exception_as_its_cause() -> 
     assert isinstance(fault.__cause__, AssertionError)
     assert (fault.seat, fault.decision, fault.illegal) == (1, 4, False)
     assert fault.legal is not None and len(fault.legal) == 3 and fault.state.turn == 3
+
+
+@pytest.mark.parametrize("other", ["--isolate", "--human"])
+def test_play_debug_refuses_a_game_it_cannot_play_here(other: str) -> None:
+    args = ["play", "--game", "toy", "--bots", f"{GREEDY},{GREEDY}", "--debug", other]
+    if other == "--human":
+        args.append("0")
+    assert_refused(run_cli(args), f"--debug and {other}")
